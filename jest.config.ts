@@ -1,0 +1,41 @@
+import type { Config } from 'jest';
+import { readdirSync } from 'node:fs';
+
+const libs = readdirSync(`${__dirname}/libs`);
+const moduleNameMapper = Object.fromEntries(
+  libs.map((lib) => [`^@vigil/${lib}$`, `<rootDir>/libs/${lib}/src/index.ts`]),
+);
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+    },
+  ],
+};
+const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
+
+const config: Config = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+};
+export default config;

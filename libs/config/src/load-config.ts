@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { ConfigError } from './config-error';
+
+type Env = Record<string, string | undefined>;
+
+// 0 asks the OS for a free port (tests use it).
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const url = z.url();
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const csv = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string()).min(1));
+
+/**
+ * Each section names the environment variables it reads; a section is validated only when an
+ * app asks for it, so an app never fails on a variable it does not use.
+ */
+const sections = {
+  runtime: {
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+  },
+  kafka: {
+    KAFKA_BROKERS: csv,
+    KAFKA_CLIENT_ID: z.string().min(1).default('vigil'),
+    SCHEMA_REGISTRY_URL: url,
+    VIGIL_TOPIC_PREFIX: z
+      .string()
+      .regex(/^[a-zA-Z0-9._-]*$/, 'letters, digits, dot, dash and underscore only')
+      .default(''),
+    VIGIL_TOPIC_PARTITIONS: positiveInt.default(6),
+    VIGIL_TOPIC_REPLICATION_FACTOR: positiveInt.default(1),
+  },
+  elasticsearch: {
+    ELASTICSEARCH_URL: url,
+    VIGIL_INDEX_PREFIX: z
+      .string()
+      .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, dot, dash and underscore only')
+      .default('vigil-'),
+  },
+  database: {
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL'),
+    DATABASE_POOL_SIZE: positiveInt.default(10),
+  },
+  api: {
+    API_PORT: port.default(3000),
+    API_HOST: z.string().default('127.0.0.1'),
+    API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+    API_MAX_BODY_BYTES: positiveInt.default(64 * 1024),
+  },
+  ingest: {
+    INGEST_PORT: port.default(3001),
+    INGEST_HOST: z.string().default('127.0.0.1'),
+    INGEST_MAX_BODY_BYTES: positiveInt.default(5 * 1024 * 1024),
+    INGEST_MAX_RECORDS: positiveInt.default(10_000),
+  },
+  web: {
+    WEB_PORT: port.default(3002),
+    WEB_HOST: z.string().default('127.0.0.1'),
+    APP_URL: url.default('http://127.0.0.1:3002'),
+    SESSION_SECURE_COOKIES: bool.default(false),
+  },
+  links: {
+    APP_URL: url.default('http://127.0.0.1:3002'),
+    BASE_URL: url.default('http://127.0.0.1:3000'),
+  },
+  devToken: {
+    VIGIL_DEV_TOKEN: z.string().min(16).optional(),
+  },
+  indexer: {
+    INDEXER_BATCH_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  },
+} as const;
+
+export type ConfigSection = keyof typeof sections;
+type SectionShape<S extends ConfigSection> = (typeof sections)[S];
+export type SectionValues<S extends ConfigSection> = {
+  [K in keyof SectionShape<S>]: z.output<SectionShape<S>[K]>;
+};
+export type ConfigOf<S extends ConfigSection> = { [K in S]: SectionValues<K> };
+
+/**
+ * Validates the named sections of the environment once, at start-up. Every problem is reported
+ * at once, each naming its variable, so an operator fixes the whole environment in one pass.
+ */
+export function loadConfig<S extends ConfigSection>(
+  names: readonly S[],
+  env: Env = process.env,
+): ConfigOf<S> {
+  const problems: string[] = [];
+  const result: Record<string, Record<string, unknown>> = {};
+  for (const name of names) {
+    const shape = sections[name] as Record<string, z.ZodType>;
+    const values: Record<string, unknown> = {};
+    for (const [variable, schema] of Object.entries(shape)) {
+      const raw = env[variable];
+      const parsed = schema.safeParse(raw === '' ? undefined : raw);
+      if (parsed.success) {
+        values[variable] = parsed.data;
+      } else if (raw === undefined || raw === '') {
+        problems.push(`${variable} is required but not set`);
+      } else {
+        const reason = parsed.error.issues.map((i) => i.message).join('; ');
+        problems.push(`${variable}=${JSON.stringify(raw)} is invalid: ${reason}`);
+      }
+    }
+    result[name] = values;
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return result as ConfigOf<S>;
+}
