@@ -1,0 +1,88 @@
+// Settings model, validation and resolution
+export {
+  DEFAULT_BATCH_WINDOW_MINUTES,
+  DEFAULT_MAX_EVENTS_PER_NOTIFICATION,
+  DEFAULT_NOTIFICATION_SETTINGS,
+  MAX_BATCH_WINDOW_MINUTES,
+  MAX_MAX_EVENTS_PER_NOTIFICATION,
+  MAX_RECIPIENTS,
+  MAX_WEBHOOK_PROVIDERS,
+  MIN_BATCH_WINDOW_MINUTES,
+  MIN_MAX_EVENTS_PER_NOTIFICATION,
+  NOTIFICATION_FREQUENCIES,
+  copySettings,
+  type NotificationFrequency,
+  type NotificationSettings,
+  type NotificationSilence,
+} from './notification-settings';
+export {
+  validateNotificationSettings,
+  type SettingsFieldError,
+  type SettingsValidationResult,
+} from './validate-notification-settings';
+export { isEmailAddress } from './is-email-address';
+export {
+  DEFAULT_DETECTION_NOTIFICATION_CONFIG,
+  type DetectionNotificationConfig,
+} from './detection-notification-config';
+export {
+  resolveEffectiveSettings,
+  type EffectiveSettings,
+  type SettingsSource,
+} from './resolve-effective-settings';
+export { isSilenced } from './is-silenced';
+export { SNOOZE_DURATIONS, isSnoozeDuration, type SnoozeDuration } from './snooze-durations';
+
+// Transitions of SPEC §3.2
+export { setUseCustom } from './set-use-custom';
+export { disableDetection, snoozeDetection, unsilenceDetection } from './silence-detection';
+export { disableGlobal, snoozeGlobal, unsilenceGlobal } from './silence-global';
+
+// Per-detection state and decisions
+export {
+  DEFAULT_DETECTION_STATE_OPTIONS,
+  emptyChannelState,
+  type AffectedUser,
+  type BufferedEvent,
+  type ChannelState,
+  type DetectionEvent,
+  type DetectionState,
+  type DetectionStateOptions,
+  type DigestWindowState,
+  type EventSummary,
+} from './detection-state';
+export { applyEvents, type ApplyEventsResult } from './apply-events';
+export { decide, type DecideResult } from './decide';
+export { nextWakeUp } from './next-wake-up';
+export { digestWindow } from './digest-window';
+export type {
+  AttachedEvents,
+  DetectionUpdate,
+  DigestEntryDecision,
+  EmailDecision,
+  NotificationChannel,
+  NotificationDecision,
+  WebhookDecision,
+} from './notification-decision';
+
+// Investigations
+export { decideInvestigation, type InvestigationDecisionResult } from './decide-investigation';
+export { investigationFingerprint } from './investigation-fingerprint';
+export type {
+  InvestigationDecision,
+  InvestigationEmailDecision,
+  InvestigationSnapshot,
+  InvestigationUpdate,
+  InvestigationWebhookDecision,
+} from './investigation-decision';
+
+// Deterministic ids
+export {
+  detectionNotificationId,
+  digestEntryKey,
+  digestNotificationId,
+  investigationNotificationId,
+} from './notification-ids';
+export { VIGIL_ID_NAMESPACE, idFromParts, nameBasedUuid } from './name-based-uuid';
+export { sha1Hex } from './sha1';
+export { canonicalJson } from './canonical-json';

@@ -1,0 +1,90 @@
+import { utf8Bytes } from './utf8-bytes';
+
+/**
+ * SHA-1 (FIPS 180-4) in plain JavaScript. Used only to derive deterministic, name-based ids and
+ * content fingerprints (not for security), so the engine needs no crypto module.
+ */
+export function sha1Bytes(message: readonly number[]): number[] {
+  const bitLength = message.length * 8;
+  const padded = [...message, 0x80];
+  while (padded.length % 64 !== 56) padded.push(0);
+  // 64-bit big-endian length; messages here are far below 2^32 bits, the high word is computed anyway.
+  const high = Math.floor(bitLength / 0x100000000);
+  const low = bitLength >>> 0;
+  padded.push(
+    (high >>> 24) & 0xff,
+    (high >>> 16) & 0xff,
+    (high >>> 8) & 0xff,
+    high & 0xff,
+    (low >>> 24) & 0xff,
+    (low >>> 16) & 0xff,
+    (low >>> 8) & 0xff,
+    low & 0xff,
+  );
+
+  let h0 = 0x67452301;
+  let h1 = 0xefcdab89;
+  let h2 = 0x98badcfe;
+  let h3 = 0x10325476;
+  let h4 = 0xc3d2e1f0;
+  const w = new Array<number>(80);
+
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let t = 0; t < 16; t++) {
+      const i = block + t * 4;
+      w[t] = (padded[i] << 24) | (padded[i + 1] << 16) | (padded[i + 2] << 8) | padded[i + 3];
+    }
+    for (let t = 16; t < 80; t++) {
+      const x = w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16];
+      w[t] = (x << 1) | (x >>> 31);
+    }
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    for (let t = 0; t < 80; t++) {
+      let f: number;
+      let k: number;
+      if (t < 20) {
+        f = (b & c) | (~b & d);
+        k = 0x5a827999;
+      } else if (t < 40) {
+        f = b ^ c ^ d;
+        k = 0x6ed9eba1;
+      } else if (t < 60) {
+        f = (b & c) | (b & d) | (c & d);
+        k = 0x8f1bbcdc;
+      } else {
+        f = b ^ c ^ d;
+        k = 0xca62c1d6;
+      }
+      const temp = (((a << 5) | (a >>> 27)) + f + e + k + w[t]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = temp;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+  }
+
+  const digest: number[] = [];
+  for (const h of [h0, h1, h2, h3, h4]) {
+    digest.push((h >>> 24) & 0xff, (h >>> 16) & 0xff, (h >>> 8) & 0xff, h & 0xff);
+  }
+  return digest;
+}
+
+/** Lowercase hex SHA-1 of the UTF-8 encoding of `text`. */
+export function sha1Hex(text: string): string {
+  return toHex(sha1Bytes(utf8Bytes(text)));
+}
+
+export function toHex(bytes: readonly number[]): string {
+  return bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+}
