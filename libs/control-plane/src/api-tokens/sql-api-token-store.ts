@@ -1,0 +1,92 @@
+import { permissionsFromStored } from '../permissions/permissions';
+import { type SqlExecutor } from '../sql/sql-client';
+import { type ApiTokenRecord } from './api-token';
+import { type ApiTokenStore, type NewApiToken, type StoredApiToken } from './api-token-store';
+
+interface ApiTokenRow {
+  id: string;
+  name: string;
+  permissions: unknown;
+  token_hash: Uint8Array;
+  last_four: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date;
+  created_by: string | null;
+}
+
+const COLUMNS =
+  'id, name, permissions, last_four, created_at, last_used_at, expires_at, created_by';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toRecord(row: Omit<ApiTokenRow, 'token_hash'>): ApiTokenRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: permissionsFromStored(row.permissions),
+    lastFour: row.last_four,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
+    expiresAt: new Date(row.expires_at),
+    createdBy: row.created_by,
+  };
+}
+
+/** ApiTokenStore over the `api_tokens` table (migration 0001). */
+export class SqlApiTokenStore implements ApiTokenStore {
+  constructor(private readonly sql: SqlExecutor) {}
+
+  async insert(token: NewApiToken): Promise<ApiTokenRecord> {
+    const { rows } = await this.sql.query<ApiTokenRow>(
+      `INSERT INTO api_tokens
+         (name, permissions, token_hash, last_four, created_at, expires_at, created_by)
+       VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7)
+       RETURNING ${COLUMNS}`,
+      [
+        token.name,
+        JSON.stringify(token.permissions),
+        token.tokenHash,
+        token.lastFour,
+        token.createdAt,
+        token.expiresAt,
+        token.createdBy,
+      ],
+    );
+    return toRecord(rows[0]);
+  }
+
+  async listLive(): Promise<ApiTokenRecord[]> {
+    const { rows } = await this.sql.query<ApiTokenRow>(
+      `SELECT ${COLUMNS} FROM api_tokens WHERE deleted_at IS NULL ORDER BY created_at DESC, id`,
+    );
+    return rows.map(toRecord);
+  }
+
+  async findLiveByHash(tokenHash: Buffer): Promise<StoredApiToken | null> {
+    const { rows } = await this.sql.query<ApiTokenRow>(
+      `SELECT ${COLUMNS}, token_hash FROM api_tokens
+       WHERE token_hash = $1 AND deleted_at IS NULL`,
+      [tokenHash],
+    );
+    if (rows.length === 0) return null;
+    return { ...toRecord(rows[0]), tokenHash: Buffer.from(rows[0].token_hash) };
+  }
+
+  async markDeleted(id: string, at: Date): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const { rowCount } = await this.sql.query(
+      'UPDATE api_tokens SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL',
+      [id, at],
+    );
+    return rowCount > 0;
+  }
+
+  async touchLastUsed(id: string, at: Date): Promise<boolean> {
+    const { rowCount } = await this.sql.query(
+      `UPDATE api_tokens SET last_used_at = $2
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+      [id, at],
+    );
+    return rowCount > 0;
+  }
+}

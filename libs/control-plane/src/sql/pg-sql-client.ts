@@ -1,0 +1,94 @@
+import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import {
+  silentLogger,
+  type ControlPlaneLogger,
+  type SqlClient,
+  type SqlExecutor,
+  type SqlResult,
+} from './sql-client';
+import { toSqlError } from './sql-unavailable-error';
+
+export interface PgSqlClientOptions {
+  /** How long to wait for a connection before failing with SqlUnavailableError. */
+  readonly connectionTimeoutMillis?: number;
+  readonly applicationName?: string;
+  readonly logger?: ControlPlaneLogger;
+}
+
+type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
+
+function executorOf(target: Queryable): SqlExecutor {
+  return {
+    async query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
+      try {
+        const result = await target.query<QueryResultRow>(
+          text,
+          params === undefined ? undefined : [...params],
+        );
+        return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        throw toSqlError(error);
+      }
+    },
+    async exec(script: string): Promise<void> {
+      try {
+        // Without parameters pg uses the simple query protocol, which runs several statements.
+        await target.query(script);
+      } catch (error) {
+        throw toSqlError(error);
+      }
+    },
+  };
+}
+
+/** The SqlClient of a real PostgreSQL server, over a `pg` pool of `poolSize` connections. */
+export function createPgSqlClient(
+  url: string,
+  poolSize: number,
+  options: PgSqlClientOptions = {},
+): SqlClient {
+  const logger = options.logger ?? silentLogger;
+  const pool = new Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: options.applicationName ?? 'vigil',
+  });
+  // An idle connection that breaks (server restart) emits here; unhandled it would crash the
+  // process. The pool replaces the connection on next use.
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'));
+
+  return {
+    ...executorOf(pool),
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      let connection: PoolClient;
+      try {
+        connection = await pool.connect();
+      } catch (error) {
+        throw toSqlError(error);
+      }
+      const tx = executorOf(connection);
+      let broken: Error | undefined;
+      try {
+        await tx.exec('BEGIN');
+        const result = await fn(tx);
+        await tx.exec('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await connection.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError instanceof Error ? rollbackError : new Error('rollback failed');
+        }
+        throw error;
+      } finally {
+        // A connection whose rollback failed is destroyed rather than returned to the pool.
+        connection.release(broken);
+      }
+    },
+    async close(): Promise<void> {
+      await pool.end();
+    },
+  };
+}
