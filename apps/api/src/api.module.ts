@@ -1,0 +1,29 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DetectionsController } from './detections.controller';
+import { EventsController } from './events.controller';
+import { HealthController } from './health.controller';
+import { InvestigationsController } from './investigations.controller';
+import { OpenApiController } from './openapi.controller';
+import { API_LINKS, EVENT_READ_MODEL } from './read-model.token';
+import type { ApiDependencies } from './start-api';
+
+@Module({})
+export class ApiModule {
+  static register(deps: ApiDependencies, auth: DynamicModule): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [auth],
+      controllers: [
+        EventsController,
+        DetectionsController,
+        InvestigationsController,
+        OpenApiController,
+        HealthController,
+      ],
+      providers: [
+        { provide: EVENT_READ_MODEL, useValue: deps.readModel },
+        { provide: API_LINKS, useValue: { appUrl: deps.appUrl } },
+      ],
+    };
+  }
+}

@@ -1,0 +1,27 @@
+import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { ApiTokenGuard, RequireScope, ScopeGuard } from '@vigil/auth';
+import { ApiError, resourceId } from '@vigil/http';
+import type { EventReadModel } from '@vigil/search';
+import { API_LINKS, EVENT_READ_MODEL, type ApiLinks } from './read-model.token';
+
+@Controller('api-key/v1/investigations')
+@UseGuards(ApiTokenGuard, ScopeGuard)
+@RequireScope('detection', 'read')
+export class InvestigationsController {
+  constructor(
+    @Inject(EVENT_READ_MODEL) private readonly readModel: EventReadModel,
+    @Inject(API_LINKS) private readonly links: ApiLinks,
+  ) {}
+
+  @Get(':investigationId')
+  async get(@Param('investigationId') investigationId: string) {
+    const report = await this.readModel.getInvestigation(
+      resourceId(investigationId, 'investigation_id'),
+    );
+    if (!report) throw ApiError.notFound('Investigation', investigationId);
+    return {
+      ...report,
+      action_url: `${this.links.appUrl}/u/investigations/${encodeURIComponent(investigationId)}`,
+    };
+  }
+}

@@ -1,0 +1,73 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import { ApiAuthModule } from '@vigil/auth';
+import { createLogger, loadConfig, type Logger, type RunningApp } from '@vigil/config';
+import {
+  createApiTokenService,
+  createPgSqlClient,
+  runMigrations,
+  type ApiTokenService,
+} from '@vigil/control-plane';
+import { ApiExceptionFilter, requestIdMiddleware, requireContentType } from '@vigil/http';
+import {
+  ElasticsearchEventReadModel,
+  IndexNames,
+  createElasticsearchClient,
+  ensureReadModels,
+  type EventReadModel,
+} from '@vigil/search';
+import { ApiModule } from './api.module';
+
+export interface ApiDependencies {
+  readModel: EventReadModel;
+  tokenService: ApiTokenService;
+  appUrl: string;
+  rateLimitPerMinute: number;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+/** Builds the HTTP application around its dependencies; tests use it with their own. */
+export async function createApiApp(deps: ApiDependencies): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    ApiModule.register(deps, ApiAuthModule.forRoot(deps.tokenService)),
+    { bodyParser: false, logger: ['error', 'warn'] },
+  );
+  app.use(requestIdMiddleware);
+  app.use(requireContentType('application/json'));
+  app.use(express.json({ limit: deps.maxBodyBytes, type: 'application/json' }));
+  app.useGlobalFilters(new ApiExceptionFilter(deps.logger));
+  app.disable('x-powered-by');
+  return app;
+}
+
+export async function startApi(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
+  const config = loadConfig(['runtime', 'api', 'elasticsearch', 'database', 'links'], env);
+  const logger = createLogger('api', config.runtime.LOG_LEVEL);
+  const sql = createPgSqlClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
+    logger,
+  });
+  await runMigrations(sql);
+  const es = createElasticsearchClient(config.elasticsearch.ELASTICSEARCH_URL);
+  const names = new IndexNames(config.elasticsearch.VIGIL_INDEX_PREFIX);
+  await ensureReadModels(es, names);
+  const app = await createApiApp({
+    readModel: new ElasticsearchEventReadModel(es, names),
+    tokenService: createApiTokenService(sql, { logger }),
+    appUrl: config.links.APP_URL,
+    rateLimitPerMinute: config.api.API_RATE_LIMIT_PER_MINUTE,
+    maxBodyBytes: config.api.API_MAX_BODY_BYTES,
+    logger,
+  });
+  await app.listen(config.api.API_PORT, config.api.API_HOST);
+  logger.info(`api listening on http://${config.api.API_HOST}:${config.api.API_PORT}`);
+  return {
+    url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
+    stop: async () => {
+      await app.close();
+      await es.close();
+      await sql.close();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { createLogger, runUntilSignal } from '@vigil/config';
+import { startIndexer } from './start-indexer';
+
+runUntilSignal('indexer', () => startIndexer(), createLogger('indexer'));

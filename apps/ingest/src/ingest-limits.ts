@@ -1,0 +1,5 @@
+export const INGEST_LIMITS = Symbol('INGEST_LIMITS');
+
+export interface IngestLimits {
+  maxRecords: number;
+}

@@ -1,0 +1,4 @@
+import { createLogger, runUntilSignal } from '@vigil/config';
+import { startIngest } from './start-ingest';
+
+runUntilSignal('ingest', () => startIngest(), createLogger('ingest'));

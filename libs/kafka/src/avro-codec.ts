@@ -1,0 +1,67 @@
+import { SchemaRegistry, SchemaType, COMPATIBILITY } from '@kafkajs/confluent-schema-registry';
+import { valueSubjectOf } from '@vigil/contracts';
+
+/** A record whose bytes are not a value of a registered schema; carries the reason for the DLQ. */
+export class DecodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecodeError';
+  }
+}
+
+/**
+ * Avro encoding through the schema registry (Confluent wire format: magic byte, schema id,
+ * Avro body). Schemas are registered once at start-up with BACKWARD compatibility, so an
+ * incompatible change fails the deployment instead of corrupting a topic.
+ */
+export class AvroCodec {
+  private readonly registry: SchemaRegistry;
+  private readonly ids = new Map<string, number>();
+
+  constructor(registryUrl: string) {
+    this.registry = new SchemaRegistry({ host: registryUrl, retry: { retries: 5 } });
+  }
+
+  async register(topic: string, schema: object): Promise<number> {
+    const { id } = await this.registry.register(
+      { type: SchemaType.AVRO, schema: JSON.stringify(schema) },
+      { subject: valueSubjectOf(topic), compatibility: COMPATIBILITY.BACKWARD },
+    );
+    this.ids.set(topic, id);
+    return id;
+  }
+
+  async encode(topic: string, value: unknown): Promise<Buffer> {
+    const id = this.ids.get(topic);
+    if (id === undefined) throw new Error(`no schema registered for topic ${topic}`);
+    return this.registry.encode(id, value);
+  }
+
+  async decode(buffer: Buffer | null): Promise<unknown> {
+    if (!buffer || buffer.length < 5) throw new DecodeError('empty or truncated record');
+    if (buffer[0] !== 0) throw new DecodeError('not in the schema registry wire format');
+    try {
+      return toPlain(await this.registry.decode(buffer));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // A registry outage is not the record's fault: let the caller retry it.
+      if (/ECONNREFUSED|ETIMEDOUT|ECONNRESET|socket hang up|503/.test(message)) throw error;
+      throw new DecodeError(`undecodable Avro record: ${message}`);
+    }
+  }
+}
+
+/**
+ * avsc decodes records into instances of generated classes whose prototype methods are
+ * enumerable; validators that reject unknown keys need plain objects.
+ */
+function toPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    const plain: Record<string, unknown> = {};
+    for (const key of Object.keys(value))
+      plain[key] = toPlain((value as Record<string, unknown>)[key]);
+    return plain;
+  }
+  return value;
+}

@@ -1,0 +1,45 @@
+import type { Kafka, Producer } from 'kafkajs';
+import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
+import type { AvroCodec } from './avro-codec';
+import type { TopicCatalog } from './topic-catalog';
+
+/**
+ * Produces connector-facing records, Avro-encoded and keyed so that everything about one
+ * detection (or investigation) lands on one partition in order. The producer is idempotent:
+ * its own retries never duplicate a record.
+ */
+export class ContractPublisher {
+  private readonly producer: Producer;
+
+  constructor(
+    kafka: Kafka,
+    private readonly codec: AvroCodec,
+    private readonly topics: TopicCatalog,
+  ) {
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  }
+
+  async connect(): Promise<void> {
+    await this.producer.connect();
+  }
+
+  async disconnect(): Promise<void> {
+    await this.producer.disconnect();
+  }
+
+  async publishDetectionEvents(events: readonly DetectionEventRecord[]): Promise<void> {
+    const topic = this.topics.detectionEvents;
+    const messages = await Promise.all(
+      events.map(async (e) => ({ key: e.detection_id, value: await this.codec.encode(topic, e) })),
+    );
+    await this.producer.send({ topic, acks: -1, messages });
+  }
+
+  async publishInvestigations(reports: readonly InvestigationRecord[]): Promise<void> {
+    const topic = this.topics.investigations;
+    const messages = await Promise.all(
+      reports.map(async (r) => ({ key: r.id, value: await this.codec.encode(topic, r) })),
+    );
+    await this.producer.send({ topic, acks: -1, messages });
+  }
+}

@@ -1,0 +1,50 @@
+import { Topics, dlqTopicOf } from '@vigil/contracts';
+
+export interface TopicSpec {
+  name: string;
+  partitions: number;
+  compacted: boolean;
+}
+
+/**
+ * Resolves the logical topic names of DESIGN.md §3 against a deployment prefix. Every app
+ * uses the same catalog so names never drift between producer and consumer.
+ */
+export class TopicCatalog {
+  constructor(
+    private readonly prefix: string,
+    private readonly partitions: number,
+  ) {}
+
+  name(topic: string): string {
+    return `${this.prefix}${topic}`;
+  }
+
+  get detectionEvents(): string {
+    return this.name(Topics.detectionEvents);
+  }
+  get investigations(): string {
+    return this.name(Topics.investigations);
+  }
+  get notificationCommands(): string {
+    return this.name(Topics.notificationCommands);
+  }
+  get detectionState(): string {
+    return this.name(Topics.detectionState);
+  }
+
+  /** All topics with their DLQ twins; the state topic is compacted and co-partitioned. */
+  all(): TopicSpec[] {
+    const p = this.partitions;
+    const main: TopicSpec[] = [
+      { name: this.detectionEvents, partitions: p, compacted: false },
+      { name: this.investigations, partitions: p, compacted: false },
+      { name: this.notificationCommands, partitions: p, compacted: false },
+      { name: this.detectionState, partitions: p, compacted: true },
+    ];
+    const dlqs = [this.detectionEvents, this.investigations, this.notificationCommands].map(
+      (name) => ({ name: dlqTopicOf(name), partitions: 1, compacted: false }),
+    );
+    return [...main, ...dlqs];
+  }
+}

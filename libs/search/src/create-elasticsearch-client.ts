@@ -1,0 +1,21 @@
+import { Client, errors } from '@elastic/elasticsearch';
+
+export function createElasticsearchClient(url: string): Client {
+  return new Client({ node: url, requestTimeout: 10_000, maxRetries: 2 });
+}
+
+/** True when Elasticsearch could not be reached or answered that it cannot serve now. */
+export function isElasticsearchUnavailable(error: unknown): boolean {
+  if (
+    error instanceof errors.ConnectionError ||
+    error instanceof errors.NoLivingConnectionsError ||
+    error instanceof errors.TimeoutError
+  ) {
+    return true;
+  }
+  if (error instanceof errors.ResponseError) {
+    const status = error.statusCode ?? 0;
+    return status === 429 || status === 502 || status === 503 || status === 504;
+  }
+  return false;
+}

@@ -1,0 +1,144 @@
+import type { Client } from '@elastic/elasticsearch';
+import { compileToElasticsearch } from '@vigil/query-language';
+import { isElasticsearchUnavailable } from './create-elasticsearch-client';
+import { toEventView, type EventDocument } from './event-documents';
+import type { IndexNames } from './index-names';
+import {
+  ReadModelUnavailableError,
+  type AffectedUser,
+  type DetectionSummary,
+  type EventPage,
+  type EventReadModel,
+  type EventSearch,
+  type InvestigationReport,
+} from './event-read-model';
+
+const SORT = [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }] as const;
+
+export class ElasticsearchEventReadModel implements EventReadModel {
+  constructor(
+    private readonly client: Client,
+    private readonly names: IndexNames,
+  ) {}
+
+  async searchEvents(search: EventSearch): Promise<EventPage> {
+    const filter: object[] = [compileToElasticsearch(search.query)];
+    if (search.detectionId !== undefined) {
+      filter.push({ term: { detection_id: search.detectionId } });
+    }
+    const response = await this.guard(() =>
+      this.client.search<EventDocument>({
+        index: this.names.alias('events'),
+        query: { bool: { filter } },
+        sort: SORT as never,
+        size: search.limit + 1,
+        search_after: search.after,
+        track_total_hits: false,
+      }),
+    );
+    const hits = response.hits.hits;
+    const page = hits.slice(0, search.limit);
+    const last = page[page.length - 1];
+    const more = hits.length > search.limit && last?.sort !== undefined;
+    return {
+      items: page.map((hit) => toEventView(hit._source!)),
+      next: more ? [Number(last.sort![0]), String(last.sort![1])] : null,
+    };
+  }
+
+  async getDetection(detectionId: string): Promise<DetectionSummary | null> {
+    const response = await this.guard(() =>
+      this.client.search<EventDocument>({
+        index: this.names.alias('events'),
+        query: { term: { detection_id: detectionId } },
+        size: 1,
+        sort: [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }] as never,
+        track_total_hits: true,
+        aggs: {
+          users: { cardinality: { field: 'employee_email', precision_threshold: 40000 } },
+          first_seen: { min: { field: 'happened' } },
+          last_seen: { max: { field: 'happened' } },
+          max_risk: { max: { field: 'risk_score' } },
+        },
+      }),
+    );
+    const total = response.hits.total;
+    const count = typeof total === 'number' ? total : (total?.value ?? 0);
+    const latest = response.hits.hits[0]?._source;
+    if (count === 0 || !latest) return null;
+    const aggs = response.aggregations as Record<string, { value: number | null }>;
+    return {
+      id: detectionId,
+      name: latest.detection_name,
+      event_count: count,
+      user_count: aggs.users.value ?? 0,
+      first_seen: new Date(aggs.first_seen.value ?? 0).toISOString(),
+      last_seen: new Date(aggs.last_seen.value ?? 0).toISOString(),
+      max_risk_score: aggs.max_risk.value ?? 0,
+    };
+  }
+
+  async listAffectedUsers(detectionId: string, limit: number): Promise<AffectedUser[]> {
+    const response = await this.guard(() =>
+      this.client.search({
+        index: this.names.alias('events'),
+        query: { term: { detection_id: detectionId } },
+        size: 0,
+        aggs: {
+          users: {
+            terms: { field: 'employee_email', size: limit, order: { _key: 'asc' } },
+            aggs: {
+              max_risk: { max: { field: 'risk_score' } },
+              last_seen: { max: { field: 'happened' } },
+              latest: {
+                top_hits: {
+                  size: 1,
+                  sort: [{ happened: { order: 'desc' } }],
+                  _source: { includes: ['employee_name'] },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    type Bucket = {
+      key: string;
+      doc_count: number;
+      max_risk: { value: number };
+      last_seen: { value: number };
+      latest: { hits: { hits: { _source: { employee_name: string } }[] } };
+    };
+    const buckets = (response.aggregations as { users: { buckets: Bucket[] } }).users.buckets;
+    return buckets.map((b) => ({
+      employee_email: b.key,
+      employee_name: b.latest.hits.hits[0]?._source.employee_name ?? '',
+      event_count: b.doc_count,
+      max_risk_score: b.max_risk.value,
+      last_seen: new Date(b.last_seen.value).toISOString(),
+    }));
+  }
+
+  async getInvestigation(investigationId: string): Promise<InvestigationReport | null> {
+    const response = await this.guard(() =>
+      this.client.search<InvestigationReport>({
+        index: this.names.alias('investigations'),
+        query: { term: { id: investigationId } },
+        size: 1,
+      }),
+    );
+    const source = response.hits.hits[0]?._source;
+    return source ? { ...source, updated_at: new Date(source.updated_at).toISOString() } : null;
+  }
+
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (isElasticsearchUnavailable(error)) {
+        throw new ReadModelUnavailableError('Elasticsearch', error);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
+import { toEventDocument } from './event-documents';
+import type { IndexNames } from './index-names';
+
+export interface RejectedDocument<T> {
+  record: T;
+  reason: string;
+}
+
+/**
+ * Bulk-writes the read models. The event id is the document id, so a replayed record
+ * overwrites itself and changes nothing. Documents Elasticsearch rejects for their content
+ * come back to the caller (for the DLQ); any other failure throws so the batch is retried.
+ */
+export class ElasticsearchReadModelWriter {
+  constructor(
+    private readonly client: Client,
+    private readonly names: IndexNames,
+  ) {}
+
+  async indexEvents(
+    events: readonly DetectionEventRecord[],
+    now: number,
+  ): Promise<RejectedDocument<DetectionEventRecord>[]> {
+    const index = this.names.alias('events');
+    return this.bulk(
+      events,
+      (e) => e.id,
+      (e) => toEventDocument(e, now),
+      index,
+    );
+  }
+
+  async indexInvestigations(
+    reports: readonly InvestigationRecord[],
+  ): Promise<RejectedDocument<InvestigationRecord>[]> {
+    const index = this.names.alias('investigations');
+    return this.bulk(
+      reports,
+      (r) => r.id,
+      (r) => ({ ...r, updated_at: new Date(r.updated_at).toISOString() }),
+      index,
+    );
+  }
+
+  private async bulk<T>(
+    records: readonly T[],
+    idOf: (r: T) => string,
+    toDoc: (r: T) => object,
+    index: string,
+  ): Promise<RejectedDocument<T>[]> {
+    if (records.length === 0) return [];
+    const operations = records.flatMap((r) => [
+      { index: { _index: index, _id: idOf(r) } },
+      toDoc(r),
+    ]);
+    const response = await this.client.bulk({ operations, refresh: false });
+    if (!response.errors) return [];
+    const rejected: RejectedDocument<T>[] = [];
+    response.items.forEach((item, i) => {
+      const result = item.index;
+      if (!result?.error) return;
+      const status = result.status;
+      if (status === 429 || status >= 500) {
+        throw new Error(`Elasticsearch could not index now (${status}): ${result.error.type}`);
+      }
+      rejected.push({
+        record: records[i],
+        reason: `${result.error.type}: ${result.error.reason ?? ''}`,
+      });
+    });
+    return rejected;
+  }
+}

@@ -1,0 +1,78 @@
+import type { QueryNode } from '@vigil/query-language';
+import type { EventView } from './event-documents';
+import type { EventSortKey } from './event-cursor';
+
+export interface EventSearch {
+  query: QueryNode;
+  detectionId?: string;
+  limit: number;
+  after?: EventSortKey;
+}
+
+export interface EventPage {
+  items: EventView[];
+  next: EventSortKey | null;
+}
+
+export interface DetectionSummary {
+  id: string;
+  name: string;
+  event_count: number;
+  user_count: number;
+  first_seen: string;
+  last_seen: string;
+  max_risk_score: number;
+}
+
+export interface AffectedUser {
+  employee_email: string;
+  employee_name: string;
+  event_count: number;
+  max_risk_score: number;
+  last_seen: string;
+}
+
+export interface InvestigationReport {
+  id: string;
+  status: string;
+  outcome: string | null;
+  headline: string;
+  summary: string;
+  confidence: string;
+  recommended_action: string;
+  risk_score: number;
+  findings: { title: string; description: string; evidence: string[] }[];
+  person: {
+    name: string;
+    email: string;
+    role: string | null;
+    department: string | null;
+    manager: string | null;
+  };
+  detection: { id: string; name: string };
+  updated_at: string;
+}
+
+/**
+ * The read side of the query API, implemented over Elasticsearch (and, in the embedded mode,
+ * over SQL). Sort order is fixed: happened descending, then id ascending.
+ */
+export interface EventReadModel {
+  searchEvents(search: EventSearch): Promise<EventPage>;
+  getDetection(detectionId: string): Promise<DetectionSummary | null>;
+  listAffectedUsers(detectionId: string, limit: number): Promise<AffectedUser[]>;
+  getInvestigation(investigationId: string): Promise<InvestigationReport | null>;
+}
+
+/** Thrown by a read model whose backend cannot answer now; the API maps it to 503. */
+export class ReadModelUnavailableError extends Error {
+  readonly code = 'backend_unavailable';
+  readonly httpStatus = 503;
+  readonly headers = { 'Retry-After': '5' };
+  readonly details: Record<string, unknown>;
+  constructor(backend: string, cause?: unknown) {
+    super(`${backend} is unavailable; retry later`, { cause });
+    this.name = 'ReadModelUnavailableError';
+    this.details = { backend };
+  }
+}

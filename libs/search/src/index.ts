@@ -1,0 +1,27 @@
+export { IndexNames, type ReadModelName } from './index-names';
+export { eventsMapping, investigationsMapping } from './index-mappings';
+export { ensureReadModels } from './ensure-read-models';
+export {
+  toEventDocument,
+  toEventView,
+  type EventDocument,
+  type EventView,
+} from './event-documents';
+export { ElasticsearchReadModelWriter, type RejectedDocument } from './elasticsearch-event-writer';
+export { ReadModelProjector, type ProjectedKind } from './read-model-projector';
+export {
+  createElasticsearchClient,
+  isElasticsearchUnavailable,
+} from './create-elasticsearch-client';
+export { encodeCursor, decodeCursor, type EventSortKey } from './event-cursor';
+export {
+  ReadModelUnavailableError,
+  type EventReadModel,
+  type EventSearch,
+  type EventPage,
+  type DetectionSummary,
+  type AffectedUser,
+  type InvestigationReport,
+} from './event-read-model';
+export { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
+export { queryEvents, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type EventsResponse } from './query-events';
