@@ -14,3 +14,8 @@ export {
   type InvestigationFinding,
 } from './investigation';
 export { parseRecordBatch, type RawBatch } from './parse-record-batch';
+export {
+  encodeNotificationCommand,
+  decodeNotificationCommand,
+  type NotificationCommand,
+} from './notification-command';
