@@ -28,6 +28,7 @@ const config: Config = {
       testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/isolate-test-file.ts'],
     },
     {
       ...common,
@@ -35,6 +36,7 @@ const config: Config = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/isolate-test-file.ts'],
     },
   ],
 };

@@ -182,11 +182,13 @@ describe('ingest → Kafka → indexer → Elasticsearch → query API', () => {
     await consumer.subscribe({ topic: dlqTopicOf(topic), fromBeginning: true });
     const letter = await new Promise<{ reason: string; value: string }>((resolve) => {
       void consumer.run({
-        eachMessage: async ({ message }) =>
+        eachMessage: async ({ message }) => {
+          if (String(message.key) !== 'det-dlq') return;
           resolve({
             reason: String(message.headers?.['dlq.reason']),
             value: String(message.value),
-          }),
+          });
+        },
       });
     });
     await consumer.disconnect();

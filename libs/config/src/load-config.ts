@@ -81,6 +81,50 @@ const sections = {
   indexer: {
     INDEXER_BATCH_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
   },
+  // The first workspace admin, created on first start when no user exists yet. The password is
+  // checked by the user rules, so a refusal never echoes it.
+  initialAdmin: {
+    VIGIL_ADMIN_EMAIL: z.email().optional(),
+    VIGIL_ADMIN_PASSWORD: z.string().optional(),
+    VIGIL_ADMIN_NAME: z.string().min(1).max(100).default('Workspace admin'),
+  },
+  processor: {
+    // Distinct event ids remembered per detection to drop connector resends.
+    PROCESSOR_DEDUP_WINDOW: positiveInt.default(10_000),
+    // How often due timers (snooze ends, settings changes) are evaluated.
+    PROCESSOR_TIMER_INTERVAL_MS: positiveInt.default(1_000),
+    PROCESSOR_PARTITION_CONCURRENCY: positiveInt.default(6),
+  },
+  notifier: {
+    APP_URL: url.default('http://127.0.0.1:3002'),
+    SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+    SMTP_PORT: port.default(1025),
+    SMTP_SECURE: bool.default(false),
+    SMTP_USER: z.string().min(1).optional(),
+    SMTP_PASSWORD: z.string().min(1).optional(),
+    SMTP_FROM: z.string().min(3).default('Vigil <notifications@vigil.local>'),
+    // Deliveries sent at once, across all endpoints.
+    NOTIFIER_CONCURRENCY: positiveInt.default(16),
+    // Delays before each retry of a failed delivery (DESIGN.md §5), e.g. 5s,5m,30m,2h.
+    NOTIFIER_RETRY_SCHEDULE: z
+      .string()
+      .regex(/^\s*\d+(ms|s|m|h|d)\s*(,\s*\d+(ms|s|m|h|d)\s*)*$/, 'delays such as 5s,5m,30m,2h')
+      .default('5s,5m,30m,2h,5h,10h,10h'),
+    NOTIFIER_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+    // How long after a batch window ends its digest is sent, for late entries to arrive.
+    NOTIFIER_DIGEST_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+    NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
+    // Host names and CIDR ranges allowed as webhook targets even when not public.
+    NOTIFIER_WEBHOOK_TARGET_ALLOWLIST: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+  },
 } as const;
 
 export type ConfigSection = keyof typeof sections;

@@ -19,3 +19,24 @@ export {
   decodeNotificationCommand,
   type NotificationCommand,
 } from './notification-command';
+export {
+  buildDetectionWebhookPayload,
+  detectionBodyLines,
+  detectionTitle,
+  type DeliverySection,
+  type DetectionNotice,
+  type DetectionWebhookPayload,
+  type NotificationSection,
+  type PayloadDelivery,
+} from './detection-webhook-payload';
+export {
+  buildInvestigationWebhookPayload,
+  investigationBodyLines,
+  investigationTitle,
+  type InvestigationWebhookPayload,
+} from './investigation-webhook-payload';
+export { renderDetectionEmail } from './detection-email';
+export { renderDigestEmail, type DigestContent, type DigestLine } from './digest-email';
+export { renderInvestigationEmail } from './investigation-email';
+export { formatUtc, type RenderedEmail } from './rendered-email';
+export { detectionUrl, formatElapsed, investigationUrl, outcomeLabel } from './notification-text';

@@ -80,3 +80,110 @@ export {
   type CreatedToken,
 } from './api-tokens/api-token.service';
 export { createApiTokenService } from './api-tokens/create-api-token-service';
+// Users and roles of the web application
+export { USER_ROLES, isUserRole, roleLabel, type UserRecord, type UserRole } from './users/user';
+export { UserError, type UserErrorCode } from './users/user-error';
+export {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USER_NAME_MAX_LENGTH,
+  normalizeEmail,
+  validateCreateUser,
+  type CreateUserCommand,
+} from './users/create-user-command';
+export { Argon2PasswordHasher, type PasswordHasher } from './users/password-hasher';
+export { type NewUser, type StoredUser, type UserStore } from './users/user-store';
+export { SqlUserStore } from './users/sql-user-store';
+export { UserService, type UserServiceOptions } from './users/user.service';
+export { createUserService } from './users/create-user-service';
+// Web sessions
+export {
+  SESSION_ABSOLUTE_TIMEOUT_MS,
+  SESSION_IDLE_TIMEOUT_MS,
+  type ActiveSession,
+  type StartedSession,
+} from './sessions/session';
+export { type NewSession, type SessionStore, type StoredSession } from './sessions/session-store';
+export { SqlSessionStore } from './sessions/sql-session-store';
+export { SessionService, type SessionServiceOptions } from './sessions/session.service';
+export { createSessionService } from './sessions/create-session-service';
+
+// Notification settings (SPEC.md §2.5, §3.2)
+export {
+  SETTINGS_CHANNEL,
+  type NotificationSettingsStore,
+  type SettingsChange,
+  type StoredDetectionConfig,
+} from './notification-settings/notification-settings-store';
+export { InvalidNotificationSettingsError } from './notification-settings/invalid-notification-settings-error';
+export { SqlNotificationSettingsStore } from './notification-settings/sql-notification-settings-store';
+export {
+  type SettingsChangeFeed,
+  type SettingsChangeListener,
+} from './notification-settings/settings-change-feed';
+export {
+  PgSettingsChangeFeed,
+  type PgSettingsChangeFeedOptions,
+} from './notification-settings/pg-settings-change-feed';
+export {
+  SettingsCache,
+  type SettingsCacheChange,
+  type SettingsCacheOptions,
+} from './notification-settings/settings-cache';
+
+// Webhook providers (SPEC.md §2.5) and the SSRF guard of DESIGN.md §5
+export {
+  WEBHOOK_PROVIDER_KINDS,
+  WEBHOOK_PROVIDER_NAME_MAX_LENGTH,
+  WEBHOOK_URL_MAX_LENGTH,
+  type EnrollWebhookProviderCommand,
+  type WebhookProviderKind,
+  type WebhookProviderTarget,
+  type WebhookProviderView,
+  type WebhookProviderWithSecret,
+} from './webhook-providers/webhook-provider';
+export {
+  WebhookProviderError,
+  type WebhookProviderErrorCode,
+} from './webhook-providers/webhook-provider-error';
+export { WEBHOOK_SECRET_PREFIX, generateWebhookSecret } from './webhook-providers/webhook-secret';
+export {
+  PUBLIC_TARGETS_ONLY,
+  WebhookTargetError,
+  assertAddressAllowed,
+  assertWebhookTarget,
+  assertWebhookUrl,
+  guardedLookup,
+  hostOf,
+  nonPublicRangeOf,
+  type WebhookTargetPolicy,
+} from './webhook-providers/webhook-target-guard';
+export {
+  WebhookProviderService,
+  type WebhookProviderServiceOptions,
+} from './webhook-providers/webhook-provider.service';
+
+// Deliveries (DESIGN.md §5)
+export {
+  type AttemptResult,
+  type ClaimedDelivery,
+  type DeliveryAttempt,
+  type DeliveryChannel,
+  type DeliveryKind,
+  type DeliveryStatus,
+  type DeliveryView,
+  type DigestEntry,
+  type DigestGroup,
+  type NewDelivery,
+} from './deliveries/delivery';
+export {
+  DEFAULT_RETRY_SCHEDULE,
+  nextRetryDelay,
+  parseRetrySchedule,
+} from './deliveries/retry-schedule';
+export { SqlDeliveryStore } from './deliveries/sql-delivery-store';
+export {
+  DeliveryError,
+  DeliveryService,
+  type DeliveryErrorCode,
+} from './deliveries/delivery.service';

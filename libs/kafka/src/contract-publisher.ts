@@ -1,4 +1,4 @@
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
 import type { AvroCodec } from './avro-codec';
 import type { TopicCatalog } from './topic-catalog';
@@ -16,7 +16,12 @@ export class ContractPublisher {
     private readonly codec: AvroCodec,
     private readonly topics: TopicCatalog,
   ) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      // Murmur2, as Java clients use, so keys land on the same partitions whoever produces.
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   async connect(): Promise<void> {

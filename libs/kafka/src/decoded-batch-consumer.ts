@@ -1,5 +1,11 @@
 import { backOff } from 'exponential-backoff';
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import {
+  Partitioners,
+  type Consumer,
+  type EachBatchPayload,
+  type Kafka,
+  type KafkaMessage,
+} from 'kafkajs';
 import type { Logger } from '@vigil/config';
 import { type AvroCodec, DecodeError } from './avro-codec';
 import { DeadLetterPublisher, type DeadLetter } from './dead-letter-publisher';
@@ -44,7 +50,12 @@ export class DecodedBatchConsumer {
   private lastBatchAt = 0;
 
   constructor(private readonly options: DecodedBatchConsumerOptions) {
-    this.deadLetterProducer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.deadLetterProducer = options.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      // Murmur2, as Java clients use, so keys land on the same partitions whoever produces.
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   /** Time of the last batch handled, for readiness checks. */

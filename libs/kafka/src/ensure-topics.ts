@@ -22,12 +22,17 @@ export async function ensureTopics(
         topic: t.name,
         numPartitions: t.partitions,
         replicationFactor,
-        configEntries: t.compacted
-          ? [
-              { name: 'cleanup.policy', value: 'compact' },
-              { name: 'min.compaction.lag.ms', value: '60000' },
-            ]
-          : [],
+        configEntries: [
+          ...(t.compacted
+            ? [
+                { name: 'cleanup.policy', value: 'compact' },
+                { name: 'min.compaction.lag.ms', value: '60000' },
+              ]
+            : []),
+          ...(t.maxMessageBytes
+            ? [{ name: 'max.message.bytes', value: String(t.maxMessageBytes) }]
+            : []),
+        ],
       })),
     });
     return missing.map((t) => t.name);

@@ -1,9 +1,13 @@
 import { Topics, dlqTopicOf } from '@vigil/contracts';
 
+const LARGE_RECORDS = 16 * 1024 * 1024;
+
 export interface TopicSpec {
   name: string;
   partitions: number;
   compacted: boolean;
+  /** Largest record batch the topic accepts; unset keeps the broker's default (1 MB). */
+  maxMessageBytes?: number;
 }
 
 /**
@@ -39,8 +43,15 @@ export class TopicCatalog {
     const main: TopicSpec[] = [
       { name: this.detectionEvents, partitions: p, compacted: false },
       { name: this.investigations, partitions: p, compacted: false },
-      { name: this.notificationCommands, partitions: p, compacted: false },
-      { name: this.detectionState, partitions: p, compacted: true },
+      // A command carries up to Max events per notification summaries, and a detection's state
+      // its buffered events: both can pass the broker's 1 MB default.
+      {
+        name: this.notificationCommands,
+        partitions: p,
+        compacted: false,
+        maxMessageBytes: LARGE_RECORDS,
+      },
+      { name: this.detectionState, partitions: p, compacted: true, maxMessageBytes: LARGE_RECORDS },
     ];
     const dlqs = [this.detectionEvents, this.investigations, this.notificationCommands].map(
       (name) => ({ name: dlqTopicOf(name), partitions: 1, compacted: false }),

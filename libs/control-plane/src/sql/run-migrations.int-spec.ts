@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { controlPlaneMigrations } from '../../migrations';
 import { createPgSqlClient } from './pg-sql-client';
 import { MigrationError, runMigrations } from './run-migrations';
 import { type SqlClient } from './sql-client';
@@ -37,11 +38,14 @@ describe('runMigrations against PostgreSQL', () => {
     await withScratchDatabase(async (url) => {
       const client = createPgSqlClient(url, 2);
       try {
-        expect(await runMigrations(client)).toEqual({ applied: ['0001_api_tokens'] });
-        expect(await tablesOf(client)).toEqual(['api_tokens', 'schema_migrations']);
+        const ids = controlPlaneMigrations.map((m) => m.id);
+        expect(await runMigrations(client)).toEqual({ applied: ids });
+        expect(await tablesOf(client)).toEqual(
+          expect.arrayContaining(['api_tokens', 'schema_migrations']),
+        );
         expect(await runMigrations(client)).toEqual({ applied: [] });
-        const { rows } = await client.query('SELECT id FROM schema_migrations');
-        expect(rows).toEqual([{ id: '0001_api_tokens' }]);
+        const { rows } = await client.query('SELECT id FROM schema_migrations ORDER BY id');
+        expect(rows).toEqual(ids.map((id) => ({ id })));
       } finally {
         await client.close();
       }
