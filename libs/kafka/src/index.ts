@@ -11,3 +11,14 @@ export {
   type DecodedBatchConsumerOptions,
 } from './decoded-batch-consumer';
 export { ContractPublisher } from './contract-publisher';
+export { nextOffset, offsetsToCommit, reachedEnd, restoreTargets } from './partition-offsets';
+export { readChangelog, type ChangelogEntries } from './read-changelog';
+export {
+  TransactionalProcessor,
+  type OutputRecord,
+  type PartitionHandler,
+  type ProcessedBatch,
+  type ProcessorMetrics,
+  type Punctuation,
+  type TransactionalProcessorOptions,
+} from './transactional-processor';

@@ -1,0 +1,175 @@
+import { decodeNotificationCommand, type DetectionEventRecord } from '@vigil/contracts';
+import type { DecodedRecord, OutputRecord } from '@vigil/kafka';
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  type DetectionState,
+  type EffectiveSettings,
+  type NotificationSettings,
+} from '@vigil/notification-policy';
+import { DetectionPartition } from './detection-partition';
+import type { SettingsLookup } from './settings-lookup';
+
+const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
+const topics = { notificationCommands: 'commands', detectionState: 'state' };
+
+function webhookSettings(overrides: Partial<NotificationSettings> = {}): NotificationSettings {
+  return {
+    ...DEFAULT_NOTIFICATION_SETTINGS,
+    webhookEnabled: true,
+    webhookProviderIds: ['provider-1'],
+    frequency: 'immediate',
+    ...overrides,
+  };
+}
+
+/** Settings the test changes at will, as the cache would after a save. */
+class FakeSettings implements SettingsLookup {
+  current = webhookSettings();
+  effective(): EffectiveSettings {
+    return { settings: this.current, source: 'global' };
+  }
+}
+
+let offset = 0;
+function record(detectionId: string, id: string, overrides: Partial<DetectionEventRecord> = {}) {
+  const value: DetectionEventRecord = {
+    id,
+    detection_id: detectionId,
+    detection_name: 'Impossible travel',
+    issue_type: 'impossible_travel',
+    employee_email: 'ada@example.com',
+    employee_name: 'Ada',
+    asset_name: 'okta',
+    happened: T0,
+    risk_score: 5,
+    source: 'okta',
+    high_prevalence: false,
+    allowlisted: false,
+    description: null,
+    ...overrides,
+  };
+  offset += 1;
+  const key = Buffer.from(detectionId);
+  return {
+    topic: 'events',
+    partition: 2,
+    offset: String(offset),
+    key,
+    raw: { key, value: Buffer.from('raw'), headers: {} },
+    value,
+  } as unknown as DecodedRecord;
+}
+
+const commandsIn = (outputs: OutputRecord[]) =>
+  outputs
+    .filter((o) => o.topic === topics.notificationCommands)
+    .map(
+      (o) => decodeNotificationCommand(o.value)!.decision as { kind: string; currentCount: number },
+    );
+const statesIn = (outputs: OutputRecord[]) =>
+  outputs
+    .filter((o) => o.topic === topics.detectionState)
+    .map((o) => ({
+      partition: o.partition,
+      state: JSON.parse(o.value!.toString()) as DetectionState,
+    }));
+
+describe('DetectionPartition', () => {
+  it('makes one recalculation per detection of a batch and writes its state to the same partition', () => {
+    const partition = new DetectionPartition(
+      { topics, partition: 2, settings: new FakeSettings() },
+      new Map(),
+      T0,
+    );
+    const result = partition.process(
+      [record('det-a', 'e1'), record('det-b', 'e2'), record('det-a', 'e3')],
+      T0,
+    );
+    expect(commandsIn(result.outputs).map((c) => [c.kind, c.currentCount])).toEqual([
+      ['webhook', 2],
+      ['webhook', 1],
+    ]);
+    expect(
+      statesIn(result.outputs).map((s) => [s.partition, s.state.detectionId, s.state.count]),
+    ).toEqual([
+      [2, 'det-a', 2],
+      [2, 'det-b', 1],
+    ]);
+  });
+
+  it('keeps its state unchanged until the transaction commits', () => {
+    const partition = new DetectionPartition(
+      { topics, partition: 2, settings: new FakeSettings() },
+      new Map(),
+      T0,
+    );
+    const batch = [record('det-a', 'e1')];
+    partition.process(batch, T0);
+    // Not committed: the retried batch decides the same thing again.
+    const retried = partition.process(batch, T0);
+    expect(commandsIn(retried.outputs)).toHaveLength(1);
+    retried.commit!();
+    expect(commandsIn(partition.process(batch, T0).outputs)).toEqual([]);
+  });
+
+  it('rejects invalid records and records keyed by something else than their detection', () => {
+    const partition = new DetectionPartition(
+      { topics, partition: 2, settings: new FakeSettings() },
+      new Map(),
+      T0,
+    );
+    const misKeyed = { ...record('det-a', 'e2'), key: Buffer.from('det-z') };
+    const result = partition.process(
+      [record('det-a', 'e1', { employee_email: 'nope' }), misKeyed, record('det-a', 'e3')],
+      T0,
+    );
+    expect(result.rejected.map((r) => r.reason)).toEqual([
+      expect.stringMatching(/^invalid detection event: employee_email/),
+      'record key is not the detection_id',
+    ]);
+    expect(commandsIn(result.outputs).map((c) => c.currentCount)).toEqual([1]);
+  });
+
+  it('restores detection states from the changelog and fires a snooze that ended meanwhile', () => {
+    const settings = new FakeSettings();
+    settings.current = webhookSettings({ silence: { kind: 'snoozed', until: T0 + 1_000 } });
+    const first = new DetectionPartition({ topics, partition: 2, settings }, new Map(), T0);
+    const batch = first.process([record('det-a', 'e1'), record('det-a', 'e2')], T0);
+    expect(commandsIn(batch.outputs)).toEqual([]);
+
+    const changelog = new Map<string, Buffer>(
+      batch.outputs
+        .filter((o) => o.topic === topics.detectionState)
+        .map((o) => [o.key, o.value!] as [string, Buffer]),
+    );
+    changelog.set('investigation:inv-1', Buffer.from('{"schemaVersion":1}'));
+    const restored = new DetectionPartition(
+      { topics, partition: 2, settings },
+      changelog,
+      T0 + 500,
+    );
+    expect(restored.size).toBe(1);
+    expect(restored.punctuate(T0 + 900)).toBeNull();
+    const fired = restored.punctuate(T0 + 1_000)!;
+    expect(commandsIn(fired.outputs).map((c) => [c.kind, c.currentCount])).toEqual([
+      ['webhook', 2],
+    ]);
+    fired.commit!();
+    expect(restored.punctuate(T0 + 2_000)).toBeNull();
+  });
+
+  it('re-examines detections when their settings change, so lifting a disable reports at once', () => {
+    const settings = new FakeSettings();
+    settings.current = webhookSettings({ silence: { kind: 'disabled' } });
+    const partition = new DetectionPartition({ topics, partition: 2, settings }, new Map(), T0);
+    partition.process([record('det-a', 'e1')], T0).commit!();
+    expect(partition.punctuate(T0 + 1_000)).toBeNull();
+
+    settings.current = webhookSettings();
+    partition.settingsChanged('det-a');
+    const fired = partition.punctuate(T0 + 2_000)!;
+    expect(commandsIn(fired.outputs).map((c) => [c.kind, c.currentCount])).toEqual([
+      ['webhook', 1],
+    ]);
+  });
+});

@@ -1,0 +1,165 @@
+import { parseDetectionEvent } from '@vigil/contracts';
+import type {
+  ChangelogEntries,
+  DecodedRecord,
+  OutputRecord,
+  PartitionHandler,
+  ProcessedBatch,
+  Punctuation,
+} from '@vigil/kafka';
+import {
+  applyEvents,
+  decide,
+  nextWakeUp,
+  type DetectionEvent,
+  type DetectionState,
+  type DetectionStateOptions,
+} from '@vigil/notification-policy';
+import {
+  INVESTIGATION_STATE_PREFIX,
+  commandRecord,
+  describeProblems,
+  detectionStateRecord,
+  toDetectionEvent,
+  type ProcessorTopics,
+} from './processor-records';
+import type { SettingsLookup } from './settings-lookup';
+
+export interface DetectionPartitionOptions {
+  topics: ProcessorTopics;
+  partition: number;
+  settings: SettingsLookup;
+  stateOptions?: Partial<DetectionStateOptions>;
+  /** Told when the partition is revoked, so whoever fans settings changes out forgets it. */
+  onClose?: (partition: DetectionPartition) => void;
+}
+
+/**
+ * One partition of `detections.events.v1`: the state of its detections, and when each must be
+ * looked at again without new events (a snooze ending with something to report, a settings
+ * change). A micro-batch groups records by detection: each detection's records form one
+ * recalculation (DESIGN.md §4).
+ */
+export class DetectionPartition implements PartitionHandler {
+  private readonly states = new Map<string, DetectionState>();
+  private readonly wakeUps = new Map<string, number>();
+  private recheck: Set<string> | 'all' = new Set();
+
+  constructor(
+    private readonly options: DetectionPartitionOptions,
+    changelog: ChangelogEntries,
+    now: number,
+  ) {
+    for (const [key, value] of changelog) {
+      if (key.startsWith(INVESTIGATION_STATE_PREFIX)) continue;
+      const state = JSON.parse(value.toString('utf8')) as DetectionState;
+      if (state.schemaVersion === 1) this.states.set(key, state);
+    }
+    for (const [id, state] of this.states) this.schedule(id, state, now);
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  has(detectionId: string): boolean {
+    return this.states.has(detectionId);
+  }
+
+  /** Settings changed: the affected detections are re-examined at the next punctuation. */
+  settingsChanged(detectionId: string | null): void {
+    if (detectionId === null) this.recheck = 'all';
+    else if (this.recheck !== 'all' && this.states.has(detectionId)) this.recheck.add(detectionId);
+  }
+
+  process(records: DecodedRecord[], now: number): ProcessedBatch {
+    const rejected: ProcessedBatch['rejected'] = [];
+    const byDetection = new Map<string, DetectionEvent[]>();
+    for (const record of records) {
+      const parsed = parseDetectionEvent(record.value, now);
+      if (!parsed.ok) {
+        rejected.push({ record, reason: describeProblems('detection event', parsed.errors) });
+        continue;
+      }
+      // State lives on the partition of its key: a record keyed otherwise would split it.
+      if (record.key?.toString('utf8') !== parsed.value.detection_id) {
+        rejected.push({ record, reason: 'record key is not the detection_id' });
+        continue;
+      }
+      const events = byDetection.get(parsed.value.detection_id) ?? [];
+      events.push(toDetectionEvent(parsed.value));
+      byDetection.set(parsed.value.detection_id, events);
+    }
+
+    const outputs: OutputRecord[] = [];
+    const staged = new Map<string, DetectionState>();
+    for (const [detectionId, events] of byDetection) {
+      const applied = applyEvents(
+        this.states.get(detectionId),
+        events,
+        now,
+        this.options.stateOptions,
+      );
+      // A resend of known events changes nothing and sends nothing.
+      if (applied.added === 0) continue;
+      const { settings } = this.options.settings.effective(detectionId);
+      const { state, decisions } = decide(applied.state, settings, now);
+      for (const decision of decisions) {
+        outputs.push(commandRecord(this.options.topics, detectionId, decision, now));
+      }
+      outputs.push(detectionStateRecord(this.options.topics, this.options.partition, state));
+      staged.set(detectionId, state);
+    }
+    return { outputs, rejected, commit: () => this.adopt(staged, now) };
+  }
+
+  close(): void {
+    this.options.onClose?.(this);
+  }
+
+  punctuate(now: number): Punctuation | null {
+    const recheck = this.recheck;
+    this.recheck = new Set();
+    const ids = recheck === 'all' ? [...this.states.keys()] : [...recheck];
+    for (const id of ids) this.schedule(id, this.states.get(id), now);
+
+    const outputs: OutputRecord[] = [];
+    const staged = new Map<string, DetectionState>();
+    for (const [detectionId, at] of this.wakeUps) {
+      if (at > now) continue;
+      const current = this.states.get(detectionId);
+      if (!current) continue;
+      const { settings } = this.options.settings.effective(detectionId);
+      const { state, decisions } = decide(current, settings, now);
+      if (decisions.length === 0) continue;
+      for (const decision of decisions) {
+        outputs.push(commandRecord(this.options.topics, detectionId, decision, now));
+      }
+      outputs.push(detectionStateRecord(this.options.topics, this.options.partition, state));
+      staged.set(detectionId, state);
+    }
+    for (const [detectionId, at] of this.wakeUps) {
+      // Due but nothing to send (e.g. the settings changed again): re-plan it.
+      if (at <= now && !staged.has(detectionId)) {
+        this.schedule(detectionId, this.states.get(detectionId), now);
+      }
+    }
+    if (outputs.length === 0) return null;
+    return { outputs, commit: () => this.adopt(staged, now) };
+  }
+
+  private adopt(staged: Map<string, DetectionState>, now: number): void {
+    for (const [detectionId, state] of staged) {
+      this.states.set(detectionId, state);
+      this.schedule(detectionId, state, now);
+    }
+  }
+
+  private schedule(detectionId: string, state: DetectionState | undefined, now: number): void {
+    const at = state
+      ? nextWakeUp(state, this.options.settings.effective(detectionId).settings, now)
+      : null;
+    if (at === null) this.wakeUps.delete(detectionId);
+    else this.wakeUps.set(detectionId, at);
+  }
+}

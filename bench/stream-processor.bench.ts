@@ -1,0 +1,232 @@
+/**
+ * Stream processor throughput against its baseline, measured in the same run: N Avro events
+ * over D detections go to a 1-partition and a 6-partition topic; the baseline is a bare kafkajs
+ * consumer that only decodes the same records (read committed, like the processor). Also the
+ * heap held per 100,000 detection states.
+ *
+ *   npm run bench:processor            (servers from deploy/local/servers.sh must be running)
+ *   BENCH_EVENTS=20000 BENCH_DETECTIONS=500 npm run bench:processor
+ */
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { Client } from 'pg';
+import type { DetectionEventRecord } from '@vigil/contracts';
+import {
+  SqlNotificationSettingsStore,
+  createPgSqlClient,
+  runMigrations,
+} from '@vigil/control-plane';
+import {
+  AvroCodec,
+  ContractPublisher,
+  TopicCatalog,
+  ensureTopics,
+  registerContracts,
+} from '@vigil/kafka';
+import {
+  DEFAULT_NOTIFICATION_SETTINGS,
+  applyEvents,
+  type DetectionEvent,
+  type DetectionState,
+} from '@vigil/notification-policy';
+import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
+const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 2_000);
+const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
+const ADMIN_DB = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const runId = randomUUID().slice(0, 8);
+
+const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
+
+function eventRecord(n: number): DetectionEventRecord {
+  return {
+    id: `evt-${runId}-${n}`,
+    detection_id: `det-${n % DETECTIONS}`,
+    detection_name: 'Impossible travel',
+    issue_type: 'impossible_travel',
+    employee_email: `user${n % 7}@example.com`,
+    employee_name: `User ${n % 7}`,
+    asset_name: 'okta',
+    happened: Date.now() - 3_600_000 + n,
+    risk_score: 5,
+    source: 'okta',
+    high_prevalence: false,
+    allowlisted: false,
+    description: null,
+  };
+}
+
+async function produce(topics: TopicCatalog, codec: AvroCodec): Promise<void> {
+  const publisher = new ContractPublisher(kafka, codec, topics);
+  await publisher.connect();
+  const chunk = 2_000;
+  for (let from = 0; from < EVENTS; from += chunk) {
+    const records: DetectionEventRecord[] = [];
+    for (let n = from; n < Math.min(EVENTS, from + chunk); n++) records.push(eventRecord(n));
+    await publisher.publishDetectionEvents(records);
+  }
+  await publisher.disconnect();
+}
+
+interface Rate {
+  /** From the first batch to the last one done: the steady-state rate. */
+  steady: number;
+  /** From start (group join, restore...) to the last one done. */
+  overall: number;
+}
+
+/** Baseline: the same records, read committed and Avro-decoded, nothing else. */
+async function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Rate> {
+  const consumer = kafka.consumer({
+    groupId: `bench-raw-${randomUUID()}`,
+    readUncommitted: false,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+    maxBytes: 16 * 1024 * 1024,
+  });
+  let seen = 0;
+  let firstBatchAt = 0;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const started = Date.now();
+  await consumer.connect();
+  await consumer.subscribe({ topic: topics.detectionEvents, fromBeginning: true });
+  await consumer.run({
+    partitionsConsumedConcurrently: 6,
+    eachBatch: async ({ batch }) => {
+      firstBatchAt ||= Date.now();
+      for (const message of batch.messages) await codec.decode(message.value);
+      seen += batch.messages.length;
+      if (seen >= EVENTS) finish();
+    },
+  });
+  await done;
+  const ended = Date.now();
+  await consumer.disconnect();
+  return { steady: rate(ended - firstBatchAt), overall: rate(ended - started) };
+}
+
+const rate = (ms: number) => (EVENTS * 1000) / Math.max(1, ms);
+
+/** The processor, until its transactions committed every input offset. */
+async function processorRate(
+  prefix: string,
+  partitions: number,
+  databaseUrl: string,
+): Promise<Rate> {
+  const started = Date.now();
+  const app = await startStreamProcessor({
+    ...process.env,
+    KAFKA_BROKERS: BROKERS,
+    SCHEMA_REGISTRY_URL: REGISTRY,
+    DATABASE_URL: databaseUrl,
+    VIGIL_TOPIC_PREFIX: prefix,
+    VIGIL_TOPIC_PARTITIONS: String(partitions),
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+  });
+  while (app.metrics().records < EVENTS) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const { firstBatchAt, lastCommitAt, transactions } = app.metrics();
+  await app.stop();
+  console.log(`  processor: ${transactions} transactions`);
+  return { steady: rate(lastCommitAt! - firstBatchAt!), overall: rate(lastCommitAt! - started) };
+}
+
+function heapUsed(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Heap held by 100,000 detection states of 5 events each (3 users), as the processor keeps them. */
+function stateMemoryPer100k(): number {
+  const count = 100_000;
+  const before = heapUsed();
+  const states: DetectionState[] = [];
+  for (let d = 0; d < count; d++) {
+    const events: DetectionEvent[] = [];
+    for (let e = 0; e < 5; e++) {
+      events.push({
+        id: `evt-${d}-${e}`,
+        detectionId: `det-${d}`,
+        detectionName: 'Impossible travel',
+        personName: `User ${e % 3}`,
+        personEmail: `user${e % 3}@example.com`,
+        description: 'impossible travel on okta',
+        timestamp: 1_700_000_000_000 + e,
+      });
+    }
+    states.push(applyEvents(undefined, events, 0).state);
+  }
+  const after = heapUsed();
+  if (states.length !== count) throw new Error('unreachable');
+  return after - before;
+}
+
+async function main(): Promise<void> {
+  if (!(globalThis as { gc?: unknown }).gc) {
+    console.warn('run with node --expose-gc for a stable memory figure');
+  }
+  const database = `vigil_bench_${runId}`;
+  const adminDb = new Client({ connectionString: ADMIN_DB });
+  await adminDb.connect();
+  await adminDb.query(`CREATE DATABASE "${database}"`);
+  const databaseUrl = new URL(ADMIN_DB);
+  databaseUrl.pathname = `/${database}`;
+  const sql = createPgSqlClient(databaseUrl.toString(), 2);
+  const admin = kafka.admin();
+  const created: string[] = [];
+  try {
+    await runMigrations(sql);
+    // Every detection notifies both channels at each recalculation: the heaviest output.
+    await new SqlNotificationSettingsStore(sql).saveGlobal({
+      ...DEFAULT_NOTIFICATION_SETTINGS,
+      frequency: 'immediate',
+      webhookEnabled: true,
+      webhookProviderIds: ['bench'],
+      emailEnabled: true,
+      recipients: ['soc@example.com'],
+    });
+
+    console.log(`stream processor bench: ${EVENTS} events over ${DETECTIONS} detections`);
+    for (const partitions of [1, 6]) {
+      const prefix = `bench-${runId}-p${partitions}.`;
+      const topics = new TopicCatalog(prefix, partitions);
+      await ensureTopics(kafka, topics.all());
+      created.push(...topics.all().map((t) => t.name));
+      const codec = new AvroCodec(REGISTRY);
+      await registerContracts(codec, topics);
+      await produce(topics, codec);
+
+      const raw = await rawDecodeRate(topics, codec);
+      const processed = await processorRate(prefix, partitions, databaseUrl.toString());
+      const line = (what: keyof Rate) =>
+        `processor ${processed[what].toFixed(0)} events/s, raw decode ${raw[what].toFixed(0)} ` +
+        `events/s, ratio ${(processed[what] / raw[what]).toFixed(2)}`;
+      console.log(`${partitions} partition(s), steady state: ${line('steady')} (target >= 0.60)`);
+      console.log(`${partitions} partition(s), including start-up: ${line('overall')}`);
+    }
+
+    const bytes = stateMemoryPer100k();
+    console.log(
+      `state memory: ${(bytes / 1024 / 1024).toFixed(1)} MiB per 100,000 detections ` +
+        `(${(bytes / 100_000).toFixed(0)} bytes each, 5 events and 3 users per detection)`,
+    );
+  } finally {
+    await sql.close();
+    await adminDb.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await adminDb.end();
+    await admin.connect();
+    await admin.deleteTopics({ topics: created }).catch(() => undefined);
+    await admin.disconnect();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
