@@ -1,0 +1,45 @@
+import type { NotificationCommand } from '@vigil/contracts';
+import type {
+  DigestEntry,
+  NewDelivery,
+  SqlClient,
+  SqlDeliveryStore,
+  WebhookProviderService,
+} from '@vigil/control-plane';
+import { planDeliveries, providerIdsIn } from './plan-deliveries';
+
+/**
+ * The use case behind the command consumer: render every command's deliveries and store them
+ * with its digest lines in one transaction. Re-runnable: a replayed command finds its rows
+ * already there and adds nothing.
+ */
+export class CreateDeliveries {
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly store: SqlDeliveryStore,
+    private readonly providers: WebhookProviderService,
+    private readonly appUrl: string,
+  ) {}
+
+  async execute(commands: readonly NotificationCommand[]) {
+    const targets = await this.providers.targets(providerIdsIn(commands));
+    const deliveries: NewDelivery[] = [];
+    const digestEntries: DigestEntry[] = [];
+    const rejected: { index: number; reason: string }[] = [];
+    commands.forEach((command, index) => {
+      try {
+        const plan = planDeliveries(command, targets, this.appUrl);
+        deliveries.push(...plan.deliveries);
+        digestEntries.push(...plan.digestEntries);
+      } catch (error) {
+        rejected.push({ index, reason: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    const created = await this.sql.transaction(async (tx) => {
+      const inserted = await this.store.insert(tx, deliveries);
+      await this.store.upsertDigestEntries(tx, digestEntries);
+      return inserted;
+    });
+    return { rejected, created };
+  }
+}

@@ -1,0 +1,185 @@
+import type { Logger } from '@vigil/config';
+import {
+  nextRetryDelay,
+  type AttemptResult,
+  type ClaimedDelivery,
+  type SqlDeliveryStore,
+} from '@vigil/control-plane';
+import type { DeliverySender, SendOutcome } from './send-outcome';
+
+export interface DeliveryWorkerPoolOptions {
+  store: SqlDeliveryStore;
+  senders: { webhook: DeliverySender; email: DeliverySender };
+  concurrency: number;
+  retrySchedule: readonly number[];
+  /** How long a claimed delivery stays leased; longer than any send can take. */
+  leaseMs: number;
+  /** How often to look for due deliveries when nothing wakes the pool. */
+  pollIntervalMs: number;
+  logger: Logger;
+}
+
+/** The next state of a delivery after one attempt (DESIGN §5). Pure. */
+export function attemptResult(
+  outcome: SendOutcome,
+  seriesFailuresBefore: number,
+  schedule: readonly number[],
+): AttemptResult {
+  if (outcome.ok) return { status: 'delivered' };
+  if (outcome.permanent) return { status: 'dead' };
+  const delayMs = nextRetryDelay(schedule, seriesFailuresBefore + 1);
+  return delayMs === null ? { status: 'dead' } : { status: 'retry', delayMs };
+}
+
+/**
+ * Sends due deliveries with up to `concurrency` in flight. Each delivery is claimed (leased)
+ * from Postgres, sent on its own, and its attempt recorded; a free slot is refilled at once, so
+ * a slow endpoint holds one slot and never the others. Several instances share the work through
+ * SKIP LOCKED; a lease left by a crashed worker expires and the delivery is sent again.
+ */
+export class DeliveryWorkerPool {
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Claimed (leased) deliveries waiting for a free slot. */
+  private queued: ClaimedDelivery[] = [];
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  /** A wake-up that came while the loop was busy, so the next idle wait is skipped. */
+  private wokenWhileBusy = false;
+  private lastLeaseSweep = 0;
+
+  constructor(private readonly options: DeliveryWorkerPoolOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Looks for due deliveries now (new ones were just committed). */
+  wake(): void {
+    if (this.wakeUp) this.wakeUp();
+    else this.wokenWhileBusy = true;
+  }
+
+  /** Stops claiming and waits for the attempts in flight to be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+    // Claimed but not started: back to the queue now rather than when their lease expires.
+    const unsent = this.queued.map((delivery) => delivery.id);
+    this.queued = [];
+    await this.options.store.release(unsent).catch((error: unknown) => {
+      this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { store, concurrency, leaseMs, pollIntervalMs, logger } = this.options;
+    while (this.running) {
+      // Claim up to one round ahead, so a slot that frees is refilled from memory rather than
+      // by one more round trip per delivery.
+      const wanted = 2 * concurrency - this.inFlight.size - this.queued.length;
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        if (Date.now() - this.lastLeaseSweep > leaseMs / 4) {
+          this.lastLeaseSweep = Date.now();
+          const released = await store.releaseExpiredLeases();
+          if (released > 0) logger.warn({ released }, 'expired delivery leases released');
+        }
+        if (wanted >= concurrency / 2 || (wanted > 0 && this.queued.length === 0)) {
+          claimed = await store.claimDue(wanted, leaseMs);
+        }
+      } catch (error) {
+        logger.error({ err: error }, 'could not claim deliveries');
+      }
+      this.queued.push(...claimed);
+      this.fillSlots();
+      // A full claim means more may be due: go again as soon as slots free.
+      if (claimed.length > 0 && claimed.length === wanted) continue;
+      await this.idle(pollIntervalMs);
+    }
+  }
+
+  private fillSlots(): void {
+    while (this.inFlight.size < this.options.concurrency && this.queued.length > 0) {
+      this.dispatch(this.queued.shift()!);
+    }
+  }
+
+  /** Waits for a wake-up, a freed slot or the poll interval, whichever comes first. */
+  private idle(ms: number): Promise<void> {
+    if (this.wokenWhileBusy || !this.running) {
+      this.wokenWhileBusy = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  private dispatch(delivery: ClaimedDelivery): void {
+    const task = this.attempt(delivery).finally(() => {
+      this.inFlight.delete(task);
+      if (this.running) this.fillSlots();
+      this.wake();
+    });
+    this.inFlight.add(task);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { senders, store, retrySchedule, logger } = this.options;
+    const attemptedAt = new Date();
+    const started = performance.now();
+    let outcome: SendOutcome;
+    try {
+      outcome = await senders[delivery.channel](delivery);
+    } catch (error) {
+      outcome = {
+        ok: false,
+        statusCode: null,
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+    const latencyMs = performance.now() - started;
+    const result = attemptResult(outcome, delivery.seriesFailures, retrySchedule);
+    try {
+      const recorded = await store.recordAttempt(
+        delivery.id,
+        { attemptedAt, statusCode: outcome.statusCode, latencyMs, error: outcome.error },
+        result,
+      );
+      if (!recorded)
+        logger.warn(
+          { deliveryId: delivery.id },
+          'delivery lease lost before the attempt was recorded',
+        );
+    } catch (error) {
+      // The lease expires and the delivery is attempted again: at least once, never lost.
+      logger.error({ err: error, deliveryId: delivery.id }, 'could not record a delivery attempt');
+      return;
+    }
+    const log = {
+      deliveryId: delivery.id,
+      channel: delivery.channel,
+      target: delivery.target,
+      status: result.status,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      latencyMs: Math.round(latencyMs),
+    };
+    if (result.status === 'delivered') logger.debug(log, 'delivered');
+    else if (result.status === 'dead') logger.warn(log, 'delivery dead after its last attempt');
+    else logger.info({ ...log, retryInMs: result.delayMs }, 'delivery failed; will retry');
+  }
+}

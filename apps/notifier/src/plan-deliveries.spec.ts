@@ -1,0 +1,93 @@
+import type { NotificationCommand } from '@vigil/contracts';
+import type { WebhookProviderTarget } from '@vigil/control-plane';
+import {
+  aDigestEntryDecision,
+  aWebhookDecision,
+  anEmailDecision,
+  commandOf,
+} from '../../../test/support/notification-commands';
+import { deliveryId, planDeliveries } from './plan-deliveries';
+
+const APP = 'https://vigil.example.com';
+
+function provider(id: string, deleted = false): WebhookProviderTarget {
+  return {
+    id,
+    name: `Provider ${id}`,
+    url: 'https://hooks.example.com',
+    secret: 'whsec_x',
+    deleted,
+  };
+}
+
+describe('planDeliveries', () => {
+  it('plans one webhook delivery per live provider, its id inside the rendered payload', () => {
+    const decision = aWebhookDecision({ providerIds: ['a', 'b', 'gone', 'unknown', 'a'] });
+    const providers = new Map([
+      ['a', provider('a')],
+      ['b', provider('b')],
+      ['gone', provider('gone', true)],
+    ]);
+    const { deliveries, digestEntries } = planDeliveries(commandOf(decision), providers, APP);
+    expect(digestEntries).toEqual([]);
+    expect(deliveries.map((d) => [d.target, d.channel, d.kind])).toEqual([
+      ['a', 'webhook', 'detection'],
+      ['b', 'webhook', 'detection'],
+    ]);
+    const [first] = deliveries;
+    expect(first.id).toBe(deliveryId(decision.notificationId, 'webhook', 'a'));
+    expect(first.payload).toMatchObject({
+      delivery: { id: first.id, recipient_name: 'Provider a', channel: 'webhook' },
+      notification: { id: decision.notificationId },
+    });
+  });
+
+  it('derives the same ids from a replayed command', () => {
+    const command = commandOf(anEmailDecision({ recipients: ['soc@example.com'] }));
+    const again = planDeliveries(command, new Map(), APP);
+    expect(planDeliveries(command, new Map(), APP)).toEqual(again);
+  });
+
+  it('plans one email per distinct recipient, addresses normalized', () => {
+    const decision = anEmailDecision({
+      recipients: ['SOC@example.com', ' soc@example.com', 'ir@example.com'],
+    });
+    const { deliveries } = planDeliveries(commandOf(decision), new Map(), APP);
+    expect(deliveries.map((d) => d.target)).toEqual(['soc@example.com', 'ir@example.com']);
+    expect(deliveries[0].payload).toMatchObject({
+      to: 'soc@example.com',
+      subject: 'Impossible travel: 2 new events',
+    });
+  });
+
+  it('turns a digest entry into one line per recipient and no delivery', () => {
+    const decision = aDigestEntryDecision({ recipients: ['a@example.com', 'b@example.com'] });
+    const { deliveries, digestEntries } = planDeliveries(commandOf(decision), new Map(), APP);
+    expect(deliveries).toEqual([]);
+    expect(digestEntries).toEqual(
+      ['a@example.com', 'b@example.com'].map((recipient) => ({
+        entryKey: decision.entryKey,
+        recipient,
+        windowStart: decision.windowStart,
+        windowEnd: decision.windowEnd,
+        detectionId: decision.detectionId,
+        detectionName: decision.detectionName,
+        newCount: decision.windowNewCount,
+        currentCount: decision.currentCount,
+        userCount: decision.userCount,
+        affectedUsers: ['ada@example.com', 'alan@example.com'],
+      })),
+    );
+  });
+
+  it('refuses a command it does not understand', () => {
+    const unknown = { ...commandOf(aWebhookDecision()), decision: { kind: 'fax' } };
+    expect(() => planDeliveries(unknown as unknown as NotificationCommand, new Map(), APP)).toThrow(
+      'decision.notificationId must be a non-empty string',
+    );
+    const noRecipients = commandOf(anEmailDecision({ recipients: 'soc@example.com' as never }));
+    expect(() => planDeliveries(noRecipients, new Map(), APP)).toThrow(
+      'decision.recipients must be an array of strings',
+    );
+  });
+});

@@ -1,0 +1,145 @@
+import http from 'node:http';
+import https from 'node:https';
+import {
+  assertWebhookUrl,
+  guardedLookup,
+  type ClaimedDelivery,
+  type WebhookProviderTarget,
+  type WebhookTargetPolicy,
+} from '@vigil/control-plane';
+import { Webhook } from 'standardwebhooks';
+import type { SendOutcome } from './send-outcome';
+
+export const WEBHOOK_USER_AGENT = 'Vigil-Webhooks/1';
+const MAX_RESPONSE_EXCERPT = 512;
+
+export interface WebhookSenderOptions {
+  policy: WebhookTargetPolicy;
+  timeoutMs: number;
+  /** The provider behind a delivery's target; undefined when unknown. */
+  provider: (id: string) => Promise<WebhookProviderTarget | undefined>;
+}
+
+interface HttpResult {
+  statusCode: number;
+  location: string | undefined;
+  excerpt: string;
+}
+
+/**
+ * Delivers a webhook: the stored body, signed per Standard Webhooks (`webhook-id` = delivery id,
+ * the same on every retry), POSTed with a timeout. Redirects are never followed (node:http does
+ * not follow them; a 3xx is a failure). The connection's DNS lookup applies the SSRF policy to
+ * the very address it connects to, so the check cannot be raced by a DNS change.
+ */
+export class WebhookSender {
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly lookup;
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.lookup = guardedLookup(options.policy);
+  }
+
+  async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
+    const provider = await this.options.provider(delivery.target);
+    if (!provider || provider.deleted) {
+      return {
+        ok: false,
+        statusCode: null,
+        error: 'The webhook provider was deleted',
+        permanent: true,
+      };
+    }
+    let url: URL;
+    try {
+      url = assertWebhookUrl(provider.url, this.options.policy);
+    } catch (error) {
+      return { ok: false, statusCode: null, error: messageOf(error) };
+    }
+    const timestamp = new Date();
+    const signature = new Webhook(provider.secret).sign(delivery.id, timestamp, delivery.payload);
+    const body = Buffer.from(delivery.payload, 'utf8');
+    try {
+      const result = await this.post(url, body, {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'user-agent': WEBHOOK_USER_AGENT,
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      });
+      if (result.statusCode >= 200 && result.statusCode < 300) {
+        return { ok: true, statusCode: result.statusCode, error: null };
+      }
+      const error =
+        result.statusCode >= 300 && result.statusCode < 400
+          ? `Redirect to ${result.location ?? '(no location)'} not followed`
+          : `HTTP ${result.statusCode}${result.excerpt ? `: ${result.excerpt}` : ''}`;
+      return { ok: false, statusCode: result.statusCode, error };
+    } catch (error) {
+      return { ok: false, statusCode: null, error: messageOf(error) };
+    }
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  private post(url: URL, body: Buffer, headers: Record<string, string>): Promise<HttpResult> {
+    const secure = url.protocol === 'https:';
+    const request = secure ? https.request : http.request;
+    return new Promise<HttpResult>((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          headers,
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          lookup: this.lookup,
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (kept < MAX_RESPONSE_EXCERPT) {
+              chunks.push(chunk);
+              kept += chunk.length;
+            }
+          });
+          res.on('error', reject);
+          res.on('end', () =>
+            resolve({
+              statusCode: res.statusCode ?? 0,
+              location: res.headers.location,
+              excerpt: Buffer.concat(chunks).toString('utf8').slice(0, MAX_RESPONSE_EXCERPT).trim(),
+            }),
+          );
+        },
+      );
+      req.on('error', (error: Error) =>
+        reject(
+          error.name === 'AbortError'
+            ? new Error(`No response within ${this.options.timeoutMs} ms`)
+            : error,
+        ),
+      );
+      req.end(body);
+    });
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.map(messageOf).join('; ');
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' && !error.message.includes(code)
+      ? `${code}: ${error.message}`
+      : error.message;
+  }
+  return String(error);
+}

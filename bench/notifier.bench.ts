@@ -1,0 +1,237 @@
+/**
+ * Notifier webhook throughput against its baseline, raw HTTP POSTs of the same body from the
+ * same process to the same local receiver with the same concurrency, in the same run. The
+ * notifier figure covers the whole app: commands consumed from Kafka, deliveries rendered and
+ * stored in Postgres, claimed, signed, POSTed and recorded.
+ *
+ *   npm run bench:notifier     (BENCH_DELIVERIES, BENCH_CONCURRENCY override the sizes;
+ *                               BENCH_LOG_LEVEL=debug shows per-batch timings)
+ *
+ * Needs the local servers (deploy/local/servers.sh). Cleans up its database; its topics use a
+ * prefix of their own.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Client as PgClient } from 'pg';
+import { createLogger } from '@vigil/config';
+import {
+  buildDetectionWebhookPayload,
+  encodeNotificationCommand,
+  type NotificationCommand,
+} from '@vigil/contracts';
+import { WebhookProviderService, createPgSqlClient } from '@vigil/control-plane';
+import { TopicCatalog, createKafkaClient } from '@vigil/kafka';
+import type { WebhookDecision } from '@vigil/notification-policy';
+import { startNotifier } from '../apps/notifier/src/start-notifier';
+
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const PROVIDERS = 10;
+const ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const APP_URL = 'https://vigil.example.com';
+
+function decision(i: number, providerId: string): WebhookDecision {
+  const decidedAt = Date.now();
+  return {
+    kind: 'webhook',
+    channel: 'webhook',
+    notificationId: randomUUID(),
+    detectionId: `det-${i % 200}`,
+    detectionName: `Detection ${i % 200}`,
+    previousCount: i,
+    currentCount: i + 3,
+    since: decidedAt - 3_600_000,
+    eventCount: 3,
+    userCount: 2,
+    affectedUsers: [
+      { email: 'ada@example.com', name: 'Ada Lovelace' },
+      { email: 'alan@example.com', name: 'Alan Turing' },
+    ],
+    decidedAt,
+    events: [1, 2, 3].map((n) => ({
+      id: `evt-${i}-${n}`,
+      personName: 'Ada Lovelace',
+      personEmail: 'ada@example.com',
+      description: 'Sign-in from a new country',
+      timestamp: decidedAt - n * 1000,
+    })),
+    truncatedCount: 0,
+    providerIds: [providerId],
+  };
+}
+
+/** A receiver that answers 204 at once and counts requests per path. */
+async function startReceiver() {
+  let count = 0;
+  let onCount: (() => void) | null = null;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count += 1;
+      res.writeHead(204).end();
+      onCount?.();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get count() {
+      return count;
+    },
+    reset() {
+      count = 0;
+    },
+    until(target: number): Promise<void> {
+      return new Promise((resolve) => {
+        onCount = () => {
+          if (count >= target) {
+            onCount = null;
+            resolve();
+          }
+        };
+        onCount();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The baseline: the same number of POSTs of the same body, CONCURRENCY at a time, keep-alive. */
+async function rawPosts(url: string, body: string, total: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        next += 1;
+        await post();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return total / seconds;
+}
+
+async function main(): Promise<void> {
+  const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const database = `vigil_bench_${runId}`;
+  const databaseUrl = new URL(ADMIN_URL);
+  databaseUrl.pathname = `/${database}`;
+  const admin = new PgClient({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+
+  const receiver = await startReceiver();
+  const env = {
+    ...process.env,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_POOL_SIZE: '20',
+    KAFKA_BROKERS,
+    SCHEMA_REGISTRY_URL: process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7',
+    VIGIL_TOPIC_PREFIX: `bench-${runId}.`,
+    VIGIL_TOPIC_PARTITIONS: '6',
+    APP_URL,
+    NOTIFIER_CONCURRENCY: String(CONCURRENCY),
+    NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+  };
+  const notifier = await startNotifier(env);
+  const sql = createPgSqlClient(databaseUrl.toString(), 2);
+  const providers = new WebhookProviderService(sql, {
+    policy: { allowPrivate: true, allowlist: [] },
+  });
+  const providerIds: string[] = [];
+  for (let p = 0; p < PROVIDERS; p++) {
+    const { provider } = await providers.enroll({
+      name: `Bench ${p}`,
+      kind: 'custom',
+      url: `${receiver.url}/hook-${p}`,
+    });
+    providerIds.push(provider.id);
+  }
+
+  const decisions = Array.from({ length: DELIVERIES }, (_, i) =>
+    decision(i, providerIds[i % PROVIDERS]),
+  );
+  const sampleBody = JSON.stringify(
+    buildDetectionWebhookPayload(decisions[0], { id: randomUUID(), recipientName: 'x' }, APP_URL),
+  );
+
+  // Warm-up of the baseline path (connections, JIT), then the baseline.
+  await rawPosts(`${receiver.url}/raw`, sampleBody, 500);
+  receiver.reset();
+  const baseline = await rawPosts(`${receiver.url}/raw`, sampleBody, DELIVERIES);
+  receiver.reset();
+
+  const kafka = createKafkaClient(
+    { brokers: KAFKA_BROKERS.split(','), clientId: 'notifier-bench' },
+    createLogger('notifier-bench', 'error'),
+  );
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const topic = new TopicCatalog(env.VIGIL_TOPIC_PREFIX, 6).notificationCommands;
+
+  const started = performance.now();
+  const done = receiver.until(DELIVERIES);
+  for (let i = 0; i < decisions.length; i += 500) {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: decisions.slice(i, i + 500).map((d) => ({
+        key: d.detectionId,
+        value: encodeNotificationCommand({
+          version: 1,
+          id: d.notificationId,
+          emittedAt: Date.now(),
+          decision: d,
+        } satisfies NotificationCommand),
+      })),
+    });
+  }
+  await done;
+  const notifierRate = DELIVERIES / ((performance.now() - started) / 1000);
+
+  console.log(`notifier webhook throughput, ${DELIVERIES} deliveries, concurrency ${CONCURRENCY}`);
+  console.log(`  body size                           ${Buffer.byteLength(sampleBody)} bytes`);
+  console.log(`  baseline raw HTTP POSTs             ${baseline.toFixed(0)} /s`);
+  console.log(`  notifier (Kafka → Postgres → POST)  ${notifierRate.toFixed(0)} deliveries/s`);
+  console.log(`  ratio notifier / baseline           ${(notifierRate / baseline).toFixed(3)}`);
+
+  await producer.disconnect();
+  await notifier.stop();
+  await sql.close();
+  await receiver.close();
+  // Closed connections finish terminating before the database is dropped.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await admin.query(`DROP DATABASE "${database}" WITH (FORCE)`);
+  await admin.end();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

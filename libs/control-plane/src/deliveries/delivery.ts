@@ -1,0 +1,85 @@
+export type DeliveryChannel = 'webhook' | 'email';
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead';
+export type DeliveryKind = 'detection' | 'investigation' | 'digest';
+
+/** A delivery to create: its payload is already rendered (render apart from send). */
+export interface NewDelivery {
+  id: string;
+  notificationId: string;
+  kind: DeliveryKind;
+  channel: DeliveryChannel;
+  /** The provider id (webhook) or the recipient address (email). */
+  target: string;
+  /** The detection or investigation the notification is about; null for a digest. */
+  subjectId: string | null;
+  /** JSON-serializable; stored as rendered and sent as stored on every attempt. */
+  payload: unknown;
+}
+
+/** A delivery a worker has leased for one attempt. */
+export interface ClaimedDelivery {
+  id: string;
+  notificationId: string;
+  kind: DeliveryKind;
+  channel: DeliveryChannel;
+  target: string;
+  /** The payload's JSON text exactly as stored. */
+  payload: string;
+  /** Attempts made before this one. */
+  attemptCount: number;
+  /** Failed attempts since creation or the last resend. */
+  seriesFailures: number;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  attemptedAt: Date;
+  /** The HTTP status of a webhook response; null for a network error or an email. */
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export type AttemptResult =
+  { status: 'delivered' } | { status: 'retry'; delayMs: number } | { status: 'dead' };
+
+/** What the web application shows of a delivery. */
+export interface DeliveryView {
+  id: string;
+  notificationId: string;
+  kind: DeliveryKind;
+  channel: DeliveryChannel;
+  target: string;
+  subjectId: string | null;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deliveredAt: Date | null;
+}
+
+/** A Batch digest line to store until its window closes. */
+export interface DigestEntry {
+  entryKey: string;
+  recipient: string;
+  windowStart: number;
+  windowEnd: number;
+  detectionId: string;
+  detectionName: string;
+  newCount: number;
+  currentCount: number;
+  userCount: number;
+  affectedUsers: string[];
+}
+
+/** The open entries of one recipient and window, ready to become one digest email. */
+export interface DigestGroup {
+  recipient: string;
+  windowStart: number;
+  windowEnd: number;
+  /** 0 for the window's digest; 1, 2... for entries that arrived after it was sent. */
+  sequence: number;
+  entries: DigestEntry[];
+}

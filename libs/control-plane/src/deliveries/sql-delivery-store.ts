@@ -1,0 +1,408 @@
+import { type SqlClient, type SqlExecutor } from '../sql/sql-client';
+import {
+  type AttemptResult,
+  type ClaimedDelivery,
+  type DeliveryAttempt,
+  type DeliveryChannel,
+  type DeliveryKind,
+  type DeliveryStatus,
+  type DeliveryView,
+  type DigestEntry,
+  type DigestGroup,
+  type NewDelivery,
+} from './delivery';
+
+/** Serializes digest closers of every notifier instance (one closes, the others skip a turn). */
+const DIGEST_CLOSER_LOCK_KEY = '7236485513041850378';
+/** Keeps multi-row statements well under PostgreSQL's 65,535 parameters. */
+const ROWS_PER_STATEMENT = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface DeliveryRow {
+  id: string;
+  notification_id: string;
+  kind: DeliveryKind;
+  channel: DeliveryChannel;
+  target: string;
+  subject_id: string | null;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  delivered_at: Date | null;
+}
+
+interface DigestEntryRow {
+  entry_key: string;
+  recipient: string;
+  window_start: string;
+  window_end: string;
+  detection_id: string;
+  detection_name: string;
+  new_count: number;
+  current_count: number;
+  user_count: number;
+  affected_users: string[];
+}
+
+const date = (value: Date | null) => (value === null ? null : new Date(value));
+
+function toView(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    notificationId: row.notification_id,
+    kind: row.kind,
+    channel: row.channel,
+    target: row.target,
+    subjectId: row.subject_id,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: date(row.next_attempt_at),
+    lastError: row.last_error,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    deliveredAt: date(row.delivered_at),
+  };
+}
+
+function toEntry(row: DigestEntryRow): DigestEntry {
+  return {
+    entryKey: row.entry_key,
+    recipient: row.recipient,
+    windowStart: Number(row.window_start),
+    windowEnd: Number(row.window_end),
+    detectionId: row.detection_id,
+    detectionName: row.detection_name,
+    newCount: row.new_count,
+    currentCount: row.current_count,
+    userCount: row.user_count,
+    affectedUsers: row.affected_users,
+  };
+}
+
+/** `($1, $2, ...), ($n+1, ...)` for a multi-row INSERT. */
+function valuesList(rows: number, columns: number, casts: string[] = []): string {
+  return Array.from({ length: rows }, (_, r) => {
+    const cells = Array.from(
+      { length: columns },
+      (_, c) => `$${r * columns + c + 1}${casts[c] ?? ''}`,
+    );
+    return `(${cells.join(', ')})`;
+  }).join(', ');
+}
+
+/**
+ * The delivery log of DESIGN §5 (migration 0003). All scheduling uses the database clock, so
+ * several notifier instances agree on what is due.
+ */
+export class SqlDeliveryStore {
+  constructor(private readonly sql: SqlClient) {}
+
+  /** Creates deliveries; one that exists for the same notification and target is left alone. */
+  async insert(tx: SqlExecutor, deliveries: readonly NewDelivery[]): Promise<number> {
+    let inserted = 0;
+    for (let i = 0; i < deliveries.length; i += ROWS_PER_STATEMENT) {
+      const chunk = deliveries.slice(i, i + ROWS_PER_STATEMENT);
+      const params = chunk.flatMap((d) => [
+        d.id,
+        d.notificationId,
+        d.kind,
+        d.channel,
+        d.target,
+        d.subjectId,
+        JSON.stringify(d.payload),
+      ]);
+      const { rowCount } = await tx.query(
+        `INSERT INTO deliveries
+           (id, notification_id, kind, channel, target, subject_id, payload)
+         VALUES ${valuesList(chunk.length, 7, ['::uuid', '', '', '', '', '', '::json'])}
+         ON CONFLICT (notification_id, channel, target) DO NOTHING`,
+        params,
+      );
+      inserted += rowCount;
+    }
+    return inserted;
+  }
+
+  /**
+   * Stores digest lines. Of two entries for the same detection, window and recipient the one
+   * with the higher current count wins (a replay may bring an older one late); an update to a
+   * line already sent reopens it for a follow-up digest.
+   */
+  async upsertDigestEntries(tx: SqlExecutor, entries: readonly DigestEntry[]): Promise<void> {
+    const latest = new Map<string, DigestEntry>();
+    for (const entry of entries) {
+      const key = `${entry.entryKey}\u0000${entry.recipient}`;
+      const kept = latest.get(key);
+      if (!kept || kept.currentCount < entry.currentCount) latest.set(key, entry);
+    }
+    const all = [...latest.values()];
+    for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
+      await this.upsertEntryRows(tx, all.slice(i, i + ROWS_PER_STATEMENT));
+    }
+  }
+
+  private async upsertEntryRows(tx: SqlExecutor, rows: DigestEntry[]): Promise<void> {
+    const params = rows.flatMap((e) => [
+      e.entryKey,
+      e.recipient,
+      e.windowStart,
+      e.windowEnd,
+      e.detectionId,
+      e.detectionName,
+      e.newCount,
+      e.currentCount,
+      e.userCount,
+      JSON.stringify(e.affectedUsers),
+    ]);
+    await tx.query(
+      `INSERT INTO digest_entries
+         (entry_key, recipient, window_start, window_end, detection_id, detection_name,
+          new_count, current_count, user_count, affected_users)
+       VALUES ${valuesList(rows.length, 10, ['', '', '::bigint', '::bigint', '', '', '::int', '::int', '::int', '::jsonb'])}
+       ON CONFLICT (entry_key, recipient) DO UPDATE SET
+         detection_name = EXCLUDED.detection_name,
+         new_count = EXCLUDED.new_count,
+         current_count = EXCLUDED.current_count,
+         user_count = EXCLUDED.user_count,
+         affected_users = EXCLUDED.affected_users,
+         digest_sequence = NULL,
+         updated_at = now()
+       WHERE digest_entries.current_count < EXCLUDED.current_count`,
+      params,
+    );
+  }
+
+  /**
+   * Turns the open entries of windows that ended at or before `cutoff` (epoch ms) into digest
+   * deliveries, one per recipient and window, rendered by `render`. Runs in one transaction
+   * under an advisory lock; returns how many digests were created (0 when another instance
+   * holds the lock).
+   */
+  async closeDigests(
+    cutoff: number,
+    maxDigests: number,
+    render: (group: DigestGroup) => NewDelivery,
+  ): Promise<number> {
+    return this.sql.transaction(async (tx) => {
+      const { rows: lock } = await tx.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1::bigint) AS locked',
+        [DIGEST_CLOSER_LOCK_KEY],
+      );
+      if (!lock[0].locked) return 0;
+      const { rows: groups } = await tx.query<{
+        recipient: string;
+        window_start: string;
+        window_end: string;
+        sequence: number;
+      }>(
+        `SELECT e.recipient, e.window_start, e.window_end,
+                COALESCE((SELECT max(d.sequence) + 1 FROM digests d
+                          WHERE d.recipient = e.recipient AND d.window_start = e.window_start
+                            AND d.window_end = e.window_end), 0) AS sequence
+         FROM digest_entries e
+         WHERE e.digest_sequence IS NULL AND e.window_end <= $1
+         GROUP BY e.recipient, e.window_start, e.window_end
+         ORDER BY e.window_end, e.recipient
+         LIMIT $2`,
+        [cutoff, maxDigests],
+      );
+      for (const group of groups) {
+        const key = [group.recipient, group.window_start, group.window_end];
+        const { rows } = await tx.query<DigestEntryRow>(
+          `UPDATE digest_entries SET digest_sequence = $4
+           WHERE recipient = $1 AND window_start = $2 AND window_end = $3
+             AND digest_sequence IS NULL
+           RETURNING *`,
+          [...key, group.sequence],
+        );
+        const entries = rows
+          .map(toEntry)
+          .sort((a, b) => a.detectionName.localeCompare(b.detectionName));
+        const delivery = render({
+          recipient: group.recipient,
+          windowStart: Number(group.window_start),
+          windowEnd: Number(group.window_end),
+          sequence: group.sequence,
+          entries,
+        });
+        await this.insert(tx, [delivery]);
+        await tx.query(
+          `INSERT INTO digests (recipient, window_start, window_end, sequence, notification_id, delivery_id)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [...key, group.sequence, delivery.notificationId, delivery.id],
+        );
+      }
+      return groups.length;
+    });
+  }
+
+  /**
+   * Leases up to `limit` due deliveries for `leaseMs`. SKIP LOCKED lets every worker and every
+   * instance claim different rows without waiting on each other.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const { rows } = await this.sql.query<{
+      id: string;
+      notification_id: string;
+      kind: DeliveryKind;
+      channel: DeliveryChannel;
+      target: string;
+      payload: string;
+      attempt_count: number;
+      series_failures: number;
+    }>(
+      `UPDATE deliveries d
+       SET status = 'delivering', lease_until = now() + $2 * interval '1 millisecond',
+           updated_at = now()
+       FROM (SELECT id FROM deliveries
+             WHERE status = 'pending' AND next_attempt_at <= now()
+             ORDER BY next_attempt_at
+             LIMIT $1
+             FOR UPDATE SKIP LOCKED) due
+       WHERE d.id = due.id
+       RETURNING d.id, d.notification_id, d.kind, d.channel, d.target, d.payload::text AS payload,
+                 d.attempt_count, d.series_failures`,
+      [limit, leaseMs],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      notificationId: row.notification_id,
+      kind: row.kind,
+      channel: row.channel,
+      target: row.target,
+      payload: row.payload,
+      attemptCount: row.attempt_count,
+      seriesFailures: row.series_failures,
+    }));
+  }
+
+  /**
+   * Records one attempt of a leased delivery and its next state. Returns false when the lease
+   * was lost (expired and taken over), in which case nothing is written.
+   */
+  async recordAttempt(
+    id: string,
+    attempt: Omit<DeliveryAttempt, 'attempt'>,
+    result: AttemptResult,
+  ): Promise<boolean> {
+    const delayMs = result.status === 'retry' ? result.delayMs : null;
+    const { rowCount } = await this.sql.query(
+      `WITH updated AS (
+         UPDATE deliveries SET
+           status = $2,
+           attempt_count = attempt_count + 1,
+           series_failures = CASE WHEN $2 = 'delivered' THEN series_failures ELSE series_failures + 1 END,
+           next_attempt_at = CASE WHEN $3::bigint IS NULL THEN NULL
+                                  ELSE now() + $3::bigint * interval '1 millisecond' END,
+           lease_until = NULL,
+           last_error = $7,
+           delivered_at = CASE WHEN $2 = 'delivered' THEN $4::timestamptz ELSE delivered_at END,
+           updated_at = now()
+         WHERE id = $1 AND status = 'delivering'
+         RETURNING attempt_count)
+       INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error)
+       SELECT $1, attempt_count, $4, $5, $6, $7 FROM updated`,
+      [
+        id,
+        result.status === 'retry' ? 'pending' : result.status,
+        delayMs,
+        attempt.attemptedAt,
+        attempt.statusCode,
+        Math.max(0, Math.round(attempt.latencyMs)),
+        attempt.error,
+      ],
+    );
+    return rowCount > 0;
+  }
+
+  /** Gives back leased deliveries that were not attempted (shutdown), due at once. */
+  async release(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql.query(
+      `UPDATE deliveries SET status = 'pending', lease_until = NULL, updated_at = now()
+       WHERE id = ANY($1::uuid[]) AND status = 'delivering'`,
+      [ids],
+    );
+  }
+
+  /** Returns deliveries whose worker died mid-attempt to the queue; returns how many. */
+  async releaseExpiredLeases(): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      `UPDATE deliveries SET status = 'pending', lease_until = NULL, next_attempt_at = now(),
+              updated_at = now()
+       WHERE status = 'delivering' AND lease_until < now()`,
+    );
+    return rowCount;
+  }
+
+  /** Dead → pending, due now, with a fresh retry schedule. */
+  async resend(id: string): Promise<'resent' | 'not_found' | 'not_dead'> {
+    if (!UUID.test(id)) return 'not_found';
+    const { rowCount } = await this.sql.query(
+      `UPDATE deliveries SET status = 'pending', series_failures = 0, next_attempt_at = now(),
+              updated_at = now()
+       WHERE id = $1 AND status = 'dead'`,
+      [id],
+    );
+    if (rowCount > 0) return 'resent';
+    const found = await this.find(id);
+    return found ? 'not_dead' : 'not_found';
+  }
+
+  async find(id: string): Promise<DeliveryView | null> {
+    if (!UUID.test(id)) return null;
+    const { rows } = await this.sql.query<DeliveryRow>('SELECT * FROM deliveries WHERE id = $1', [
+      id,
+    ]);
+    return rows.length === 0 ? null : toView(rows[0]);
+  }
+
+  /** Newest first, optionally of one status or one notification. */
+  async list(
+    filter: { status?: DeliveryStatus; notificationId?: string; limit?: number } = {},
+  ): Promise<DeliveryView[]> {
+    const { rows } = await this.sql.query<DeliveryRow>(
+      `SELECT * FROM deliveries
+       WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR notification_id = $2)
+       ORDER BY created_at DESC, id
+       LIMIT $3`,
+      [filter.status ?? null, filter.notificationId ?? null, filter.limit ?? 100],
+    );
+    return rows.map(toView);
+  }
+
+  async attempts(id: string): Promise<DeliveryAttempt[]> {
+    if (!UUID.test(id)) return [];
+    const { rows } = await this.sql.query<{
+      attempt: number;
+      attempted_at: Date;
+      status_code: number | null;
+      latency_ms: number;
+      error: string | null;
+    }>(
+      `SELECT attempt, attempted_at, status_code, latency_ms, error FROM delivery_attempts
+       WHERE delivery_id = $1 ORDER BY attempt`,
+      [id],
+    );
+    return rows.map((row) => ({
+      attempt: row.attempt,
+      attemptedAt: new Date(row.attempted_at),
+      statusCode: row.status_code,
+      latencyMs: row.latency_ms,
+      error: row.error,
+    }));
+  }
+
+  /** The stored payload of a delivery, as sent. */
+  async payloadOf(id: string): Promise<unknown> {
+    if (!UUID.test(id)) return null;
+    const { rows } = await this.sql.query<{ payload: unknown }>(
+      'SELECT payload FROM deliveries WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.payload ?? null;
+  }
+}

@@ -1,0 +1,13 @@
+export type WebhookProviderErrorCode = 'invalid_request' | 'target_refused' | 'not_found';
+
+/** A refused provider operation; the web application maps the code to its response. */
+export class WebhookProviderError extends Error {
+  constructor(
+    readonly code: WebhookProviderErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'WebhookProviderError';
+  }
+}

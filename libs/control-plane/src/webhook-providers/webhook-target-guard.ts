@@ -1,0 +1,148 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Which webhook targets the service may call. By default only public unicast addresses:
+ * a provider URL must not reach the service's own network (SSRF), e.g. cloud metadata at
+ * 169.254.169.254 or an internal admin API.
+ */
+export interface WebhookTargetPolicy {
+  /** Allows private, loopback and link-local targets (development, tests, on-premises). */
+  readonly allowPrivate: boolean;
+  /** Host names (exact, case-insensitive) and CIDR ranges allowed even when not public. */
+  readonly allowlist: readonly string[];
+}
+
+export const PUBLIC_TARGETS_ONLY: WebhookTargetPolicy = { allowPrivate: false, allowlist: [] };
+
+export class WebhookTargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookTargetError';
+  }
+}
+
+/**
+ * `null` for a public unicast address; otherwise the kind of address it is (ipaddr.js range
+ * names: loopback, private, linkLocal, uniqueLocal, multicast, unspecified, carrierGradeNat,
+ * reserved, 6to4, teredo, rfc6052...). IPv4-mapped IPv6 addresses are judged as the IPv4
+ * address they carry; translation and tunnel prefixes are refused because they can reach one.
+ */
+export function nonPublicRangeOf(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'invalid';
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' ? null : range;
+}
+
+function allowlistedHost(host: string, policy: WebhookTargetPolicy): boolean {
+  const name = host.toLowerCase();
+  return policy.allowlist.some(
+    (entry) => !ipaddr.isValidCIDR(entry) && entry.toLowerCase() === name,
+  );
+}
+
+function allowlistedAddress(address: string, policy: WebhookTargetPolicy): boolean {
+  const parsed = ipaddr.process(address);
+  return policy.allowlist.some((entry) => {
+    if (!ipaddr.isValidCIDR(entry)) return false;
+    const [network, bits] = ipaddr.parseCIDR(entry);
+    return parsed.kind() === network.kind() && parsed.match(network, bits);
+  });
+}
+
+/** Throws WebhookTargetError when the policy refuses to connect to `address` for `host`. */
+export function assertAddressAllowed(host: string, address: string, policy: WebhookTargetPolicy) {
+  if (policy.allowPrivate || allowlistedHost(host, policy)) return;
+  const range = nonPublicRangeOf(address);
+  if (range === null || allowlistedAddress(address, policy)) return;
+  throw new WebhookTargetError(
+    `${host} resolves to ${address}, a ${range} address; webhook targets must be public`,
+  );
+}
+
+/**
+ * Checks what can be checked without DNS: an http(s) URL without credentials, and, when the
+ * host is an IP literal, the address itself. Returns the parsed URL.
+ */
+export function assertWebhookUrl(raw: string, policy: WebhookTargetPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebhookTargetError('The webhook URL is not a valid URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new WebhookTargetError('The webhook URL must use http or https');
+  }
+  if (url.username || url.password) {
+    throw new WebhookTargetError('The webhook URL must not contain credentials');
+  }
+  const host = hostOf(url);
+  if (isIP(host)) assertAddressAllowed(host, host, policy);
+  return url;
+}
+
+/** The URL's host without the brackets of an IPv6 literal. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+type Resolve = (host: string) => Promise<LookupAddress[]>;
+
+const resolveAll: Resolve = (host) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    ),
+  );
+
+/**
+ * The full check done at enrollment: the URL, then every address its host resolves to (one
+ * non-public address refuses the URL, so a host cannot mix a public and a private answer).
+ */
+export async function assertWebhookTarget(
+  raw: string,
+  policy: WebhookTargetPolicy,
+  resolve: Resolve = resolveAll,
+): Promise<URL> {
+  const url = assertWebhookUrl(raw, policy);
+  const host = hostOf(url);
+  if (isIP(host)) return url;
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    throw new WebhookTargetError(
+      `${host} could not be resolved: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (addresses.length === 0) throw new WebhookTargetError(`${host} has no address`);
+  for (const { address } of addresses) assertAddressAllowed(host, address, policy);
+  return url;
+}
+
+/**
+ * A `lookup` for http.request / net.connect that applies the policy to the addresses the socket
+ * is about to connect to. The check and the connection use the same DNS answer, so a name that
+ * is re-pointed to a private address after enrollment (DNS rebinding) is refused at send time.
+ */
+export function guardedLookup(policy: WebhookTargetPolicy, resolve: Resolve = resolveAll) {
+  const lookup = (
+    hostname: string,
+    options: { all?: boolean; family?: number | string },
+    callback: (...args: unknown[]) => void,
+  ): void => {
+    resolve(hostname)
+      .then((addresses) => {
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const usable = addresses.filter((a) => family === 0 || a.family === family);
+        if (usable.length === 0) throw new WebhookTargetError(`${hostname} has no address`);
+        for (const { address } of usable) assertAddressAllowed(hostname, address, policy);
+        if (options.all) callback(null, usable);
+        else callback(null, usable[0].address, usable[0].family);
+      })
+      .catch((error: unknown) => callback(error));
+  };
+  return lookup as unknown as LookupFunction;
+}
