@@ -5,12 +5,14 @@ import {
   MigrationError,
   SqlUnavailableError,
   TokenError,
+  UserError,
   createApiTokenService,
   createPgSqlClient,
   describePermissions,
   runMigrations,
 } from '@vigil/control-plane';
 import { formatTokenList } from './format';
+import { USER_OPTION_OF_FIELD, registerUserCommands } from './user-command';
 import {
   type ExpiryChoice,
   type ScopeGrant,
@@ -26,6 +28,8 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown };
   /** The environment, read once through @vigil/config. */
   readonly env: Record<string, string | undefined>;
+  /** Reads all of standard input (passwords are piped, never passed as arguments). */
+  readonly stdin?: () => Promise<string>;
 }
 
 /** Exit codes: 0 done, 1 the operation failed, 2 bad input or configuration. */
@@ -162,6 +166,7 @@ function buildProgram(io: CliIo): Command {
       });
     });
 
+  registerUserCommands(program, io);
   return program;
 }
 
@@ -174,6 +179,15 @@ function describeFailure(error: unknown): { code: number; message: string } {
     return {
       code: error.code === 'invalid_request' ? EXIT_USAGE : EXIT_FAILED,
       message: [error.message, ...(error.code === 'invalid_request' ? lines : [])].join('\n'),
+    };
+  }
+  if (error instanceof UserError) {
+    const lines = error.details.map(
+      (d) => `  - ${USER_OPTION_OF_FIELD[d.field] ?? d.field}: ${d.message}`,
+    );
+    return {
+      code: error.code === 'invalid_request' ? EXIT_USAGE : EXIT_FAILED,
+      message: [error.message, ...lines].join('\n'),
     };
   }
   if (error instanceof SqlUnavailableError) {

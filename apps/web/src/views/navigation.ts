@@ -1,0 +1,45 @@
+import { type UserRecord } from '@vigil/control-plane';
+
+export interface NavItem {
+  readonly label: string;
+  /** Where it leads; absent while the page is not available yet (shown as "Soon"). */
+  readonly href?: string;
+  /** The item is current when the path starts with this. */
+  readonly section: string;
+}
+
+export interface NavGroup {
+  readonly heading: string;
+  readonly items: readonly NavItem[];
+}
+
+/** The main navigation. A page that ships gives its item an href. */
+export function navigationFor(_user: UserRecord): readonly NavGroup[] {
+  return [
+    {
+      heading: 'Monitor',
+      items: [{ label: 'Detections', section: '/u/detections' }],
+    },
+    {
+      heading: 'Settings',
+      items: [
+        { label: 'Access', href: '/settings/access', section: '/settings/access' },
+        { label: 'Notifications', section: '/settings/notifications' },
+        { label: 'Integrations', section: '/settings/integrations' },
+      ],
+    },
+  ];
+}
+
+export interface TabItem {
+  readonly label: string;
+  readonly href: string;
+}
+
+/** Tabs of Settings → Access. API Keys only for workspace admins (SPEC.md §1). */
+export function accessTabsFor(user: UserRecord): readonly TabItem[] {
+  return [
+    ...(user.role === 'admin' ? [{ label: 'API Keys', href: '/settings/access/api-keys' }] : []),
+    { label: 'Your account', href: '/settings/access/account' },
+  ];
+}

@@ -1,0 +1,31 @@
+import { type ActiveSession } from '@vigil/control-plane';
+import { html, type SafeHtml } from './html';
+import { appPage, standalonePage } from './layout';
+
+export interface StatusPageModel {
+  readonly status: number;
+  readonly title: string;
+  readonly paragraphs: readonly string[];
+  readonly actions?: SafeHtml;
+  readonly requestId?: string;
+}
+
+/** Refusals and failures, inside the application shell when someone is signed in. */
+export function statusPage(
+  session: ActiveSession | undefined,
+  csrfToken: string,
+  path: string,
+  model: StatusPageModel,
+): SafeHtml {
+  const content = html`<div class="status-page">
+    <p class="status-code">Error ${model.status}</p>
+    <h1>${model.title}</h1>
+    ${model.paragraphs.map((p) => html`<p class="muted">${p}</p>`)}
+    ${model.requestId && html`<p class="muted">Reference: <span class="mono">${model.requestId}</span></p>`}
+    ${model.actions && html`<div class="actions">${model.actions}</div>`}
+  </div>`;
+  if (session === undefined) {
+    return standalonePage(model.title, html`<div class="auth-card">${content}</div>`);
+  }
+  return appPage(session, { title: model.title, csrfToken, path }, content);
+}
