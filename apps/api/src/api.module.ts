@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { createTokenRateLimiter } from '@vigil/auth';
 import { DetectionsController } from './detections.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
@@ -6,6 +7,7 @@ import { InvestigationsController } from './investigations.controller';
 import { OpenApiController } from './openapi.controller';
 import { API_LINKS, EVENT_READ_MODEL } from './read-model.token';
 import type { ApiDependencies } from './start-api';
+import { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
 
 @Module({})
 export class ApiModule {
@@ -23,6 +25,11 @@ export class ApiModule {
       providers: [
         { provide: EVENT_READ_MODEL, useValue: deps.readModel },
         { provide: API_LINKS, useValue: { appUrl: deps.appUrl } },
+        {
+          provide: TOKEN_RATE_LIMITER,
+          useValue: createTokenRateLimiter({ pointsPerMinute: deps.rateLimitPerMinute }),
+        },
+        TokenRateLimitGuard,
       ],
     };
   }

@@ -1,22 +1,11 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Query,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiTokenGuard, RequireScope, ScopeGuard } from '@vigil/auth';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiError, resourceId } from '@vigil/http';
-import { MAX_PAGE_SIZE, queryEvents, type EventReadModel } from '@vigil/search';
+import { listAffectedUsers, queryEvents, type EventReadModel } from '@vigil/search';
+import { QueryApiAccess } from './query-api-access';
 import { API_LINKS, EVENT_READ_MODEL, type ApiLinks } from './read-model.token';
 
 @Controller('api-key/v1/detections')
-@UseGuards(ApiTokenGuard, ScopeGuard)
-@RequireScope('detection', 'read')
+@QueryApiAccess()
 export class DetectionsController {
   constructor(
     @Inject(EVENT_READ_MODEL) private readonly readModel: EventReadModel,
@@ -35,26 +24,12 @@ export class DetectionsController {
 
   @Post(':detectionId/events')
   @HttpCode(200)
-  async events(@Param('detectionId') detectionId: string, @Body() body: unknown) {
-    resourceId(detectionId, 'detection_id');
-    const page = await queryEvents(this.readModel, body ?? {}, detectionId);
-    if (page.items.length === 0 && !(await this.readModel.getDetection(detectionId))) {
-      throw ApiError.notFound('Detection', detectionId);
-    }
-    return page;
+  events(@Param('detectionId') detectionId: string, @Body() body: unknown) {
+    return queryEvents(this.readModel, body ?? {}, resourceId(detectionId, 'detection_id'));
   }
 
   @Get(':detectionId/users')
-  async users(@Param('detectionId') detectionId: string, @Query('limit') limit?: string) {
-    resourceId(detectionId, 'detection_id');
-    const size = limit === undefined ? MAX_PAGE_SIZE : Number(limit);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-      throw ApiError.badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, {
-        field: 'limit',
-      });
-    }
-    const items = await this.readModel.listAffectedUsers(detectionId, size);
-    if (items.length === 0) throw ApiError.notFound('Detection', detectionId);
-    return { items, pagination: { count: items.length } };
+  users(@Param('detectionId') detectionId: string, @Query() query: Record<string, unknown>) {
+    return listAffectedUsers(this.readModel, resourceId(detectionId, 'detection_id'), query);
   }
 }

@@ -1,11 +1,10 @@
-import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
-import { ApiTokenGuard, RequireScope, ScopeGuard } from '@vigil/auth';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { queryEvents, type EventReadModel } from '@vigil/search';
+import { QueryApiAccess } from './query-api-access';
 import { EVENT_READ_MODEL } from './read-model.token';
 
 @Controller('api-key/v1')
-@UseGuards(ApiTokenGuard, ScopeGuard)
-@RequireScope('detection', 'read')
+@QueryApiAccess()
 export class EventsController {
   constructor(@Inject(EVENT_READ_MODEL) private readonly readModel: EventReadModel) {}
 

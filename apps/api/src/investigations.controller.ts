@@ -1,12 +1,11 @@
-import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
-import { ApiTokenGuard, RequireScope, ScopeGuard } from '@vigil/auth';
+import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { ApiError, resourceId } from '@vigil/http';
 import type { EventReadModel } from '@vigil/search';
+import { QueryApiAccess } from './query-api-access';
 import { API_LINKS, EVENT_READ_MODEL, type ApiLinks } from './read-model.token';
 
 @Controller('api-key/v1/investigations')
-@UseGuards(ApiTokenGuard, ScopeGuard)
-@RequireScope('detection', 'read')
+@QueryApiAccess()
 export class InvestigationsController {
   constructor(
     @Inject(EVENT_READ_MODEL) private readonly readModel: EventReadModel,

@@ -2,17 +2,53 @@
  * The OpenAPI description of /api-key/v1, served at /api-key/v1/openapi.json. The e2e tests
  * check responses against these shapes, so the document cannot drift from the endpoints.
  */
-const errorResponse = (description: string) => ({
+const errorResponse = (description: string, headers: Record<string, object> = {}) => ({
   description,
-  headers: { 'x-request-id': { schema: { type: 'string' } } },
+  headers: { 'x-request-id': { schema: { type: 'string' } }, ...headers },
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+const retryAfter = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+};
+const challenge = {
+  'WWW-Authenticate': { description: 'RFC 6750 Bearer challenge', schema: { type: 'string' } },
+};
+const rateLimitHeaders = {
+  'RateLimit-Limit': {
+    description: 'Requests per minute for this token',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the window',
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets',
+    schema: { type: 'integer' },
+  },
+};
+const okHeaders = { 'x-request-id': { schema: { type: 'string' } }, ...rateLimitHeaders };
+
 const standardErrors = {
-  '401': errorResponse('missing_token, invalid_token or token_expired (with WWW-Authenticate)'),
-  '403': errorResponse('insufficient_scope: the token lacks Detection at Read-only or above'),
-  '429': errorResponse('rate_limited: too many requests for this token (with Retry-After)'),
-  '503': errorResponse('backend_unavailable: a backend cannot answer now (with Retry-After)'),
+  '401': errorResponse(
+    'missing_token, invalid_token (unknown or deleted) or token_expired',
+    challenge,
+  ),
+  '403': errorResponse(
+    'insufficient_scope: the token lacks Detection at Read-only or above',
+    challenge,
+  ),
+  '429': errorResponse('rate_limited: too many requests for this token', {
+    ...retryAfter,
+    ...rateLimitHeaders,
+  }),
+  '503': errorResponse('backend_unavailable: a backend cannot answer now', retryAfter),
+};
+
+const bodyErrors = {
+  '413': errorResponse('payload_too_large: the body exceeds the size limit'),
+  '415': errorResponse('unsupported_media_type: the body is not application/json'),
 };
 
 const eventsRequest = {
@@ -38,6 +74,7 @@ const eventsRequest = {
 
 const eventsResponse = {
   description: 'One page of events, newest first (happened desc, then id asc)',
+  headers: okHeaders,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/EventList' } } },
 };
 
@@ -62,8 +99,7 @@ export const openApiDocument = {
           '400': errorResponse(
             'invalid_query (with position, line, column, expected, found) or invalid_request',
           ),
-          '413': errorResponse('payload_too_large'),
-          '415': errorResponse('unsupported_media_type'),
+          ...bodyErrors,
           ...standardErrors,
         },
       },
@@ -74,9 +110,11 @@ export const openApiDocument = {
         parameters: [{ $ref: '#/components/parameters/DetectionId' }],
         responses: {
           '200': {
-            description: 'The detection',
+            description: 'The detection; every figure is exact',
+            headers: okHeaders,
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Detection' } } },
           },
+          '400': errorResponse('invalid_request: the id is malformed'),
           '404': errorResponse('not_found'),
           ...standardErrors,
         },
@@ -94,6 +132,7 @@ export const openApiDocument = {
           '200': eventsResponse,
           '400': errorResponse('invalid_query or invalid_request'),
           '404': errorResponse('not_found'),
+          ...bodyErrors,
           ...standardErrors,
         },
       },
@@ -106,14 +145,22 @@ export const openApiDocument = {
           {
             name: 'limit',
             in: 'query',
-            schema: { type: 'integer', minimum: 1, maximum: 1000, default: 1000 },
+            schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            description: 'pagination.next_cursor of the previous page',
+            schema: { type: 'string' },
           },
         ],
         responses: {
           '200': {
-            description: 'Users ordered by email',
+            description: 'One page of users, ordered by email (lowercased), one item per email',
+            headers: okHeaders,
             content: { 'application/json': { schema: { $ref: '#/components/schemas/UserList' } } },
           },
+          '400': errorResponse('invalid_request: bad limit or cursor, or an unknown parameter'),
           '404': errorResponse('not_found'),
           ...standardErrors,
         },
@@ -128,10 +175,12 @@ export const openApiDocument = {
         responses: {
           '200': {
             description: 'The report',
+            headers: okHeaders,
             content: {
               'application/json': { schema: { $ref: '#/components/schemas/Investigation' } },
             },
           },
+          '400': errorResponse('invalid_request: the id is malformed'),
           '404': errorResponse('not_found'),
           ...standardErrors,
         },
@@ -146,21 +195,46 @@ export const openApiDocument = {
     schemas: {
       Error: {
         type: 'object',
+        additionalProperties: false,
         required: ['error'],
         properties: {
           error: {
             type: 'object',
+            additionalProperties: false,
             required: ['code', 'message', 'details'],
             properties: {
-              code: { type: 'string' },
+              code: {
+                type: 'string',
+                enum: [
+                  'invalid_query',
+                  'invalid_request',
+                  'missing_token',
+                  'invalid_token',
+                  'token_expired',
+                  'insufficient_scope',
+                  'not_found',
+                  'payload_too_large',
+                  'unsupported_media_type',
+                  'rate_limited',
+                  'backend_unavailable',
+                  'internal_error',
+                ],
+              },
               message: { type: 'string' },
-              details: { type: 'object' },
+              details: {
+                type: 'object',
+                additionalProperties: true,
+                description:
+                  'invalid_query: position, line, column, expected, found; insufficient_scope: ' +
+                  'scope, level; rate_limited: limit, retry_after_seconds; not_found: id',
+              },
             },
           },
         },
       },
       Event: {
         type: 'object',
+        additionalProperties: false,
         required: [
           'id',
           'issue_type',
@@ -172,17 +246,20 @@ export const openApiDocument = {
           'source',
           'high_prevalence',
           'allowlisted',
+          'detection_id',
+          'detection_name',
+          'description',
         ],
         properties: {
           id: { type: 'string' },
           issue_type: { type: 'string' },
-          employee_email: { type: 'string' },
+          employee_email: { type: 'string', description: 'As sent by the connector' },
           employee_name: { type: 'string' },
           asset_name: { type: 'string' },
           happened: {
             type: 'string',
             format: 'date-time',
-            description: 'ISO 8601 UTC with milliseconds',
+            description: 'ISO 8601 UTC with milliseconds, e.g. 2025-05-01T12:00:00.123Z',
           },
           risk_score: { type: 'number' },
           source: { type: 'string' },
@@ -193,23 +270,31 @@ export const openApiDocument = {
           description: { type: 'string' },
         },
       },
+      Pagination: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['count', 'next_cursor'],
+        properties: {
+          count: { type: 'integer', description: 'Number of items in this page' },
+          next_cursor: {
+            type: 'string',
+            nullable: true,
+            description: 'Pass as `cursor` for the next page; null on the last page',
+          },
+        },
+      },
       EventList: {
         type: 'object',
+        additionalProperties: false,
         required: ['items', 'pagination'],
         properties: {
           items: { type: 'array', items: { $ref: '#/components/schemas/Event' } },
-          pagination: {
-            type: 'object',
-            required: ['count', 'next_cursor'],
-            properties: {
-              count: { type: 'integer' },
-              next_cursor: { type: 'string', nullable: true },
-            },
-          },
+          pagination: { $ref: '#/components/schemas/Pagination' },
         },
       },
       Detection: {
         type: 'object',
+        additionalProperties: false,
         required: [
           'id',
           'name',
@@ -224,52 +309,51 @@ export const openApiDocument = {
           id: { type: 'string' },
           name: { type: 'string' },
           event_count: { type: 'integer' },
-          user_count: { type: 'integer' },
+          user_count: { type: 'integer', description: 'Distinct employee emails, exact' },
           first_seen: { type: 'string', format: 'date-time' },
           last_seen: { type: 'string', format: 'date-time' },
           max_risk_score: { type: 'number' },
           action_url: { type: 'string', format: 'uri' },
         },
       },
+      AffectedUser: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['employee_email', 'employee_name', 'event_count', 'max_risk_score', 'last_seen'],
+        properties: {
+          employee_email: { type: 'string', description: 'Lowercased' },
+          employee_name: { type: 'string', description: 'As on the newest event' },
+          event_count: { type: 'integer' },
+          max_risk_score: { type: 'number' },
+          last_seen: { type: 'string', format: 'date-time' },
+        },
+      },
       UserList: {
         type: 'object',
+        additionalProperties: false,
         required: ['items', 'pagination'],
         properties: {
-          items: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: [
-                'employee_email',
-                'employee_name',
-                'event_count',
-                'max_risk_score',
-                'last_seen',
-              ],
-              properties: {
-                employee_email: { type: 'string' },
-                employee_name: { type: 'string' },
-                event_count: { type: 'integer' },
-                max_risk_score: { type: 'number' },
-                last_seen: { type: 'string', format: 'date-time' },
-              },
-            },
-          },
-          pagination: { type: 'object', properties: { count: { type: 'integer' } } },
+          items: { type: 'array', items: { $ref: '#/components/schemas/AffectedUser' } },
+          pagination: { $ref: '#/components/schemas/Pagination' },
         },
       },
       Investigation: {
         type: 'object',
+        additionalProperties: false,
         required: [
           'id',
           'status',
+          'outcome',
           'headline',
           'summary',
           'confidence',
           'recommended_action',
+          'risk_score',
           'findings',
           'person',
           'detection',
+          'updated_at',
+          'action_url',
         ],
         properties: {
           id: { type: 'string' },
@@ -284,6 +368,8 @@ export const openApiDocument = {
             type: 'array',
             items: {
               type: 'object',
+              additionalProperties: false,
+              required: ['title', 'description', 'evidence'],
               properties: {
                 title: { type: 'string' },
                 description: { type: 'string' },
@@ -293,6 +379,8 @@ export const openApiDocument = {
           },
           person: {
             type: 'object',
+            additionalProperties: false,
+            required: ['name', 'email', 'role', 'department', 'manager'],
             properties: {
               name: { type: 'string' },
               email: { type: 'string' },
@@ -303,6 +391,8 @@ export const openApiDocument = {
           },
           detection: {
             type: 'object',
+            additionalProperties: false,
+            required: ['id', 'name'],
             properties: { id: { type: 'string' }, name: { type: 'string' } },
           },
           updated_at: { type: 'string', format: 'date-time' },

@@ -5,7 +5,8 @@ import { toEventView, type EventDocument } from './event-documents';
 import type { IndexNames } from './index-names';
 import {
   ReadModelUnavailableError,
-  type AffectedUser,
+  type AffectedUserPage,
+  type AffectedUserSearch,
   type DetectionSummary,
   type EventPage,
   type EventReadModel,
@@ -14,6 +15,7 @@ import {
 } from './event-read-model';
 
 const SORT = [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }] as const;
+const USER_COUNT_PAGE = 10_000;
 
 export class ElasticsearchEventReadModel implements EventReadModel {
   constructor(
@@ -52,10 +54,10 @@ export class ElasticsearchEventReadModel implements EventReadModel {
         index: this.names.alias('events'),
         query: { term: { detection_id: detectionId } },
         size: 1,
-        sort: [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }] as never,
+        sort: SORT as never,
+        _source: ['detection_name'],
         track_total_hits: true,
         aggs: {
-          users: { cardinality: { field: 'employee_email', precision_threshold: 40000 } },
           first_seen: { min: { field: 'happened' } },
           last_seen: { max: { field: 'happened' } },
           max_risk: { max: { field: 'risk_score' } },
@@ -71,29 +73,84 @@ export class ElasticsearchEventReadModel implements EventReadModel {
       id: detectionId,
       name: latest.detection_name,
       event_count: count,
-      user_count: aggs.users.value ?? 0,
+      user_count: await this.countUsers(detectionId),
       first_seen: new Date(aggs.first_seen.value ?? 0).toISOString(),
       last_seen: new Date(aggs.last_seen.value ?? 0).toISOString(),
       max_risk_score: aggs.max_risk.value ?? 0,
     };
   }
 
-  async listAffectedUsers(detectionId: string, limit: number): Promise<AffectedUser[]> {
+  async detectionExists(detectionId: string): Promise<boolean> {
     const response = await this.guard(() =>
       this.client.search({
         index: this.names.alias('events'),
         query: { term: { detection_id: detectionId } },
         size: 0,
+        terminate_after: 1,
+        track_total_hits: true,
+      }),
+    );
+    const total = response.hits.total;
+    return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
+  }
+
+  /**
+   * Distinct users, counted exactly: `cardinality` is an estimate, so the emails are walked
+   * with a composite aggregation, only the bucket count coming back.
+   */
+  private async countUsers(detectionId: string): Promise<number> {
+    let users = 0;
+    let after: Record<string, string> | undefined;
+    for (;;) {
+      const response = await this.guard(() =>
+        this.client.search({
+          index: this.names.alias('events'),
+          query: { term: { detection_id: detectionId } },
+          size: 0,
+          filter_path: ['aggregations.users.after_key', 'aggregations.users.buckets.doc_count'],
+          aggs: {
+            users: {
+              composite: {
+                size: USER_COUNT_PAGE,
+                sources: [{ email: { terms: { field: 'employee_email' } } }],
+                after,
+              },
+            },
+          },
+        }),
+      );
+      const agg = (
+        response.aggregations as
+          { users?: { after_key?: Record<string, string>; buckets?: unknown[] } } | undefined
+      )?.users;
+      const buckets = agg?.buckets?.length ?? 0;
+      users += buckets;
+      if (buckets < USER_COUNT_PAGE || !agg?.after_key) return users;
+      after = agg.after_key;
+    }
+  }
+
+  async listAffectedUsers(search: AffectedUserSearch): Promise<AffectedUserPage> {
+    const response = await this.guard(() =>
+      this.client.search({
+        index: this.names.alias('events'),
+        query: { term: { detection_id: search.detectionId } },
+        size: 0,
         aggs: {
           users: {
-            terms: { field: 'employee_email', size: limit, order: { _key: 'asc' } },
+            composite: {
+              // One more than asked tells whether another page exists.
+              size: search.limit + 1,
+              sources: [{ email: { terms: { field: 'employee_email' } } }],
+              after: search.after === undefined ? undefined : { email: search.after },
+            },
             aggs: {
               max_risk: { max: { field: 'risk_score' } },
               last_seen: { max: { field: 'happened' } },
               latest: {
                 top_hits: {
                   size: 1,
-                  sort: [{ happened: { order: 'desc' } }],
+                  sort: SORT as never,
                   _source: { includes: ['employee_name'] },
                 },
               },
@@ -103,20 +160,24 @@ export class ElasticsearchEventReadModel implements EventReadModel {
       }),
     );
     type Bucket = {
-      key: string;
+      key: { email: string };
       doc_count: number;
       max_risk: { value: number };
       last_seen: { value: number };
       latest: { hits: { hits: { _source: { employee_name: string } }[] } };
     };
     const buckets = (response.aggregations as { users: { buckets: Bucket[] } }).users.buckets;
-    return buckets.map((b) => ({
-      employee_email: b.key,
-      employee_name: b.latest.hits.hits[0]?._source.employee_name ?? '',
-      event_count: b.doc_count,
-      max_risk_score: b.max_risk.value,
-      last_seen: new Date(b.last_seen.value).toISOString(),
-    }));
+    const page = buckets.slice(0, search.limit);
+    return {
+      items: page.map((b) => ({
+        employee_email: b.key.email,
+        employee_name: b.latest.hits.hits[0]?._source.employee_name ?? '',
+        event_count: b.doc_count,
+        max_risk_score: b.max_risk.value,
+        last_seen: new Date(b.last_seen.value).toISOString(),
+      })),
+      next: buckets.length > search.limit ? page[page.length - 1].key.email : null,
+    };
   }
 
   async getInvestigation(investigationId: string): Promise<InvestigationReport | null> {

@@ -32,6 +32,18 @@ export interface AffectedUser {
   last_seen: string;
 }
 
+export interface AffectedUserSearch {
+  detectionId: string;
+  limit: number;
+  /** The (normalized) email of the last user of the previous page. */
+  after?: string;
+}
+
+export interface AffectedUserPage {
+  items: AffectedUser[];
+  next: string | null;
+}
+
 export interface InvestigationReport {
   id: string;
   status: string;
@@ -59,8 +71,11 @@ export interface InvestigationReport {
  */
 export interface EventReadModel {
   searchEvents(search: EventSearch): Promise<EventPage>;
+  /** Every figure is exact: counts are counted, never estimated. */
   getDetection(detectionId: string): Promise<DetectionSummary | null>;
-  listAffectedUsers(detectionId: string, limit: number): Promise<AffectedUser[]>;
+  detectionExists(detectionId: string): Promise<boolean>;
+  /** Users ordered by normalized email, one bucket per email. */
+  listAffectedUsers(search: AffectedUserSearch): Promise<AffectedUserPage>;
   getInvestigation(investigationId: string): Promise<InvestigationReport | null>;
 }
 

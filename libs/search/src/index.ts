@@ -14,6 +14,7 @@ export {
   isElasticsearchUnavailable,
 } from './create-elasticsearch-client';
 export { encodeCursor, decodeCursor, type EventSortKey } from './event-cursor';
+export { encodeUserCursor, decodeUserCursor } from './user-cursor';
 export {
   ReadModelUnavailableError,
   type EventReadModel,
@@ -21,7 +22,10 @@ export {
   type EventPage,
   type DetectionSummary,
   type AffectedUser,
+  type AffectedUserPage,
+  type AffectedUserSearch,
   type InvestigationReport,
 } from './event-read-model';
 export { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
 export { queryEvents, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type EventsResponse } from './query-events';
+export { listAffectedUsers, type AffectedUsersResponse } from './list-affected-users';

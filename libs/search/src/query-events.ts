@@ -22,7 +22,7 @@ export interface EventsResponse {
 }
 
 /**
- * The use case behind both event endpoints: validate the request, parse the query, read one
+ * The use case behind both event endpoints (with `detectionId`, the events of that detection): validate the request, parse the query, read one
  * page and hand back the cursor of the next. Every caller mistake is a 400 saying what and
  * where; nothing here can produce a 500 from input.
  */
@@ -71,6 +71,14 @@ export async function queryEvents(
     limit: request.limit ?? DEFAULT_PAGE_SIZE,
     after,
   });
+  // An empty page of a detection is either its end or an unknown detection: only the latter is 404.
+  if (
+    detectionId !== undefined &&
+    page.items.length === 0 &&
+    !(await readModel.detectionExists(detectionId))
+  ) {
+    throw ApiError.notFound('Detection', detectionId);
+  }
   return {
     items: page.items,
     pagination: {

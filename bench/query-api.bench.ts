@@ -1,0 +1,205 @@
+/**
+ * Query API latency against its baseline, Elasticsearch queried directly with the same compiled
+ * query, in the same run: 1,000,000 generated events in an index prefix of their own, then an
+ * id lookup and a three-condition query, sequentially, API and direct interleaved.
+ *
+ *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes)
+ *
+ * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { Client as PgClient } from 'pg';
+import { createApiTokenService, createPgSqlClient } from '@vigil/control-plane';
+import { compileToElasticsearch, parseQuery } from '@vigil/query-language';
+import { IndexNames, createElasticsearchClient, toEventDocument } from '@vigil/search';
+import { startApi } from '../apps/api/src/start-api';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
+const WARMUP = 200;
+const BATCH = 10_000;
+const PARALLEL_BULKS = 3;
+const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
+const ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SOURCES = ['okta', 'google', 'github', 'slack', 'crowdstrike'];
+const BASE = Date.UTC(2025, 0, 1);
+const SPAN_MS = 180 * 86_400_000;
+
+const eventId = (i: number) => `evt-${String(i).padStart(7, '0')}`;
+
+/** Event i, computed rather than stored: a cheap hash spreads the values. */
+function eventRecord(i: number) {
+  const h = Math.imul(i ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
+  return {
+    id: eventId(i),
+    detection_id: `det-${h % 500}`,
+    detection_name: `Detection ${h % 500}`,
+    issue_type: 'impossible_travel',
+    employee_email: `user${h % 20_000}@example.com`,
+    employee_name: `User ${h % 20_000}`,
+    asset_name: `laptop-${h % 5_000}`,
+    happened: BASE + (h % SPAN_MS),
+    risk_score: (h % 1_000) / 100,
+    source: SOURCES[h % SOURCES.length],
+    high_prevalence: h % 7 === 0,
+    allowlisted: h % 11 === 0,
+    description: 'generated',
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const prefix = `bench-${runId}-`;
+  const database = `vigil_bench_${runId}`;
+  const databaseUrl = new URL(ADMIN_URL);
+  databaseUrl.pathname = `/${database}`;
+  const es = createElasticsearchClient(ELASTICSEARCH_URL);
+  const names = new IndexNames(prefix);
+  const admin = new PgClient({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  let stopApi: (() => Promise<void>) | undefined;
+  try {
+    const app = await startApi({
+      ...process.env,
+      API_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ELASTICSEARCH_URL,
+      DATABASE_URL: databaseUrl.toString(),
+      VIGIL_INDEX_PREFIX: prefix,
+      API_RATE_LIMIT_PER_MINUTE: '100000000',
+    });
+    stopApi = () => app.stop();
+    const sql = createPgSqlClient(databaseUrl.toString(), 2);
+    const tokens = createApiTokenService(sql);
+    const token = (await tokens.createToken({ name: 'bench', permissions: { detection: 'read' } }))
+      .value;
+
+    // Load with refresh off, then one refresh.
+    const index = names.alias('events');
+    await es.indices.putSettings({ index, settings: { refresh_interval: '-1' } });
+    const loadStart = performance.now();
+    const now = Date.now();
+    let nextBatch = 0;
+    const loader = async () => {
+      for (;;) {
+        const start = nextBatch * BATCH;
+        nextBatch += 1;
+        if (start >= EVENTS) return;
+        const operations: object[] = [];
+        for (let i = start; i < Math.min(EVENTS, start + BATCH); i += 1) {
+          const record = eventRecord(i);
+          operations.push(
+            { index: { _index: index, _id: record.id } },
+            toEventDocument(record, now),
+          );
+        }
+        const response = await es.bulk({ operations, refresh: false }, { requestTimeout: 120_000 });
+        if (response.errors) throw new Error('bulk load rejected documents');
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL_BULKS }, loader));
+    await es.indices.putSettings({ index, settings: { refresh_interval: '1s' } });
+    await es.indices.refresh({ index }, { requestTimeout: 300_000 });
+    // Background merges after the load would disturb whichever query is measured first.
+    for (let waited = 0; waited < 300; waited += 1) {
+      const stats = await es.indices.stats({ index, metric: 'merge' });
+      if ((stats._all.total?.merges?.current ?? 0) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    const count = (await es.count({ index })).count;
+    console.log(
+      `loaded ${count} events in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`,
+    );
+
+    const queries: { name: string; text: (i: number) => string }[] = [
+      { name: 'id lookup', text: (i) => `id = '${eventId((i * 7919) % EVENTS)}'` },
+      {
+        name: 'three conditions',
+        text: (i) =>
+          `risk_score > ${(i % 9) + 0.5} AND source = '${SOURCES[i % SOURCES.length]}' AND ` +
+          `happened >= '${new Date(BASE + ((i * 86_400_000) % SPAN_MS)).toISOString()}'`,
+      },
+    ];
+    const rows: string[] = [];
+    for (const query of queries) {
+      const viaApi = async (text: string) => {
+        const response = await fetch(`${app.url}/api-key/v1/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: text }),
+        });
+        const body = (await response.json()) as { items: unknown[] };
+        if (response.status !== 200) throw new Error(`API answered ${response.status}`);
+        return body.items.length;
+      };
+      // What the read model sends for the default page: the baseline the API is held to.
+      const direct = async (text: string) => {
+        const response = await es.search({
+          index,
+          query: { bool: { filter: [compileToElasticsearch(parseQuery(text))] } },
+          sort: [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }],
+          size: 101,
+          track_total_hits: false,
+        });
+        return Math.min(100, response.hits.hits.length);
+      };
+      const apiTimes: number[] = [];
+      const directTimes: number[] = [];
+      for (let i = 0; i < WARMUP + ITERATIONS; i += 1) {
+        const text = query.text(i);
+        // Alternate which side goes first, so neither profits from caches the other warmed.
+        let fromApi = 0;
+        let fromDirect = 0;
+        let apiMs = 0;
+        let directMs = 0;
+        for (const side of i % 2 === 0 ? ['api', 'direct'] : ['direct', 'api']) {
+          const t0 = performance.now();
+          if (side === 'api') fromApi = await viaApi(text);
+          else fromDirect = await direct(text);
+          if (side === 'api') apiMs = performance.now() - t0;
+          else directMs = performance.now() - t0;
+        }
+        if (fromApi !== fromDirect) throw new Error(`different results for ${text}`);
+        if (i >= WARMUP) {
+          apiTimes.push(apiMs);
+          directTimes.push(directMs);
+        }
+      }
+      apiTimes.sort((a, b) => a - b);
+      directTimes.sort((a, b) => a - b);
+      const [a50, a99, d50, d99] = [
+        percentile(apiTimes, 50),
+        percentile(apiTimes, 99),
+        percentile(directTimes, 50),
+        percentile(directTimes, 99),
+      ];
+      rows.push(
+        `${query.name.padEnd(17)} API p50 ${a50.toFixed(2)} ms  p99 ${a99.toFixed(2)} ms | ` +
+          `direct p50 ${d50.toFixed(2)} ms  p99 ${d99.toFixed(2)} ms | ` +
+          `p50 ratio ${(a50 / d50).toFixed(2)}x (target <= 1.5x)  p99 ratio ${(a99 / d99).toFixed(2)}x`,
+      );
+    }
+    console.log(`${count} events, ${ITERATIONS} iterations per query, sequential`);
+    for (const row of rows) console.log(row);
+    await tokens.drain();
+    await sql.close();
+  } finally {
+    await stopApi?.();
+    await es.indices.delete({ index: `${prefix}*` }).catch(() => undefined);
+    await es.indices.deleteIndexTemplate({ name: `${prefix}*` }).catch(() => undefined);
+    await es.close();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
