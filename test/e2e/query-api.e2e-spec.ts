@@ -1,3 +1,4 @@
+import { SqlNotificationSettingsStore } from '@vigil/control-plane';
 import { anEventRecord, anInvestigationRecord } from '../support/event-records';
 import { request, type JsonResponse } from '../support/http-client';
 import { declaredHeaders, responseSchema, schemaViolations } from '../support/openapi-schema-check';
@@ -268,10 +269,31 @@ describe('query API /api-key/v1', () => {
         first_seen: '2025-06-01T08:00:00.001Z',
         last_seen: '2025-06-01T08:00:05.123Z',
         max_risk_score: 9.75,
+        // The run's database is shared with other files that change the global settings.
+        notification: expect.objectContaining({ configuration: 'global' }),
         action_url: 'http://127.0.0.1:3002/u/detections/det-a',
       });
       const crowded = await detection('det-crowd');
       expect(crowded.body).toMatchObject({ event_count: 250, user_count: 250 });
+    });
+
+    it('reports the notification state in force: a snoozed custom configuration', async () => {
+      const store = new SqlNotificationSettingsStore(api.sql);
+      const until = Date.now() + 60 * 60 * 1000;
+      const global = await store.getGlobal();
+      await store.saveDetectionConfig('det-crowd', {
+        useCustom: true,
+        custom: { ...global, frequency: 'immediate', silence: { kind: 'snoozed', until } },
+      });
+      const response = await detection('det-crowd');
+      expect(response.body.notification).toEqual({
+        configuration: 'custom',
+        state: 'snoozed',
+        snoozed_until: new Date(until).toISOString(),
+        frequency: 'immediate',
+        email_enabled: global.emailEnabled,
+        webhook_enabled: global.webhookEnabled,
+      });
     });
 
     it('answers an unknown detection with 404 not_found and a malformed id with 400', async () => {

@@ -5,7 +5,7 @@ import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
 import { InvestigationsController } from './investigations.controller';
 import { OpenApiController } from './openapi.controller';
-import { API_LINKS, EVENT_READ_MODEL } from './read-model.token';
+import { API_LINKS, EVENT_READ_MODEL, NOTIFICATION_SETTINGS_STORE } from './read-model.token';
 import type { ApiDependencies } from './start-api';
 import { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
 
@@ -25,6 +25,7 @@ export class ApiModule {
       providers: [
         { provide: EVENT_READ_MODEL, useValue: deps.readModel },
         { provide: API_LINKS, useValue: { appUrl: deps.appUrl } },
+        { provide: NOTIFICATION_SETTINGS_STORE, useValue: deps.settingsStore },
         {
           provide: TOKEN_RATE_LIMITER,
           useValue: createTokenRateLimiter({ pointsPerMinute: deps.rateLimitPerMinute }),

@@ -2,7 +2,14 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@ne
 import { ApiError, resourceId } from '@vigil/http';
 import { listAffectedUsers, queryEvents, type EventReadModel } from '@vigil/search';
 import { QueryApiAccess } from './query-api-access';
-import { API_LINKS, EVENT_READ_MODEL, type ApiLinks } from './read-model.token';
+import { describeNotificationState } from '@vigil/notification-policy';
+import type { NotificationSettingsStore } from '@vigil/control-plane';
+import {
+  API_LINKS,
+  EVENT_READ_MODEL,
+  NOTIFICATION_SETTINGS_STORE,
+  type ApiLinks,
+} from './read-model.token';
 
 @Controller('api-key/v1/detections')
 @QueryApiAccess()
@@ -10,14 +17,29 @@ export class DetectionsController {
   constructor(
     @Inject(EVENT_READ_MODEL) private readonly readModel: EventReadModel,
     @Inject(API_LINKS) private readonly links: ApiLinks,
+    @Inject(NOTIFICATION_SETTINGS_STORE) private readonly settings: NotificationSettingsStore,
   ) {}
 
   @Get(':detectionId')
   async get(@Param('detectionId') detectionId: string) {
     const summary = await this.readModel.getDetection(resourceId(detectionId, 'detection_id'));
     if (!summary) throw ApiError.notFound('Detection', detectionId);
+    const [global, config] = await Promise.all([
+      this.settings.getGlobal(),
+      this.settings.getDetectionConfig(detectionId),
+    ]);
+    const state = describeNotificationState(global, config, Date.now());
     return {
       ...summary,
+      notification: {
+        configuration: state.configuration,
+        state: state.state,
+        snoozed_until:
+          state.snoozedUntil === null ? null : new Date(state.snoozedUntil).toISOString(),
+        frequency: state.frequency,
+        email_enabled: state.emailEnabled,
+        webhook_enabled: state.webhookEnabled,
+      },
       action_url: `${this.links.appUrl}/u/detections/${encodeURIComponent(detectionId)}`,
     };
   }

@@ -7,7 +7,9 @@ import {
   createApiTokenService,
   createPgSqlClient,
   runMigrations,
+  SqlNotificationSettingsStore,
   type ApiTokenService,
+  type NotificationSettingsStore,
 } from '@vigil/control-plane';
 import { ApiExceptionFilter, requestIdMiddleware, requireContentType } from '@vigil/http';
 import {
@@ -22,6 +24,7 @@ import { ApiModule } from './api.module';
 export interface ApiDependencies {
   readModel: EventReadModel;
   tokenService: ApiTokenService;
+  settingsStore: NotificationSettingsStore;
   appUrl: string;
   rateLimitPerMinute: number;
   maxBodyBytes: number;
@@ -55,6 +58,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   const app = await createApiApp({
     readModel: new ElasticsearchEventReadModel(es, names),
     tokenService: createApiTokenService(sql, { logger }),
+    settingsStore: new SqlNotificationSettingsStore(sql),
     appUrl: config.links.APP_URL,
     rateLimitPerMinute: config.api.API_RATE_LIMIT_PER_MINUTE,
     maxBodyBytes: config.api.API_MAX_BODY_BYTES,

@@ -86,3 +86,7 @@ export {
 export { VIGIL_ID_NAMESPACE, idFromParts, nameBasedUuid } from './name-based-uuid';
 export { sha1Hex } from './sha1';
 export { canonicalJson } from './canonical-json';
+export {
+  describeNotificationState,
+  type NotificationStateSummary,
+} from './describe-notification-state';
