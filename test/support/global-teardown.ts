@@ -11,7 +11,14 @@ export default async function globalTeardown(): Promise<void> {
   const admin = new Client({ connectionString: adminDatabaseUrl() });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS "vigil_test_${runId}" WITH (FORCE)`);
+    // The run's database and every test file's own database.
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $2`,
+      [`vigil_test_${runId}`, `vigil_test_${runId}\\_%`],
+    );
+    for (const { datname } of rows) {
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
   } finally {
     await admin.end();
   }
