@@ -1,12 +1,19 @@
 import type { Client } from '@elastic/elasticsearch';
 import { compileToElasticsearch } from '@vigil/query-language';
 import { isElasticsearchUnavailable } from './create-elasticsearch-client';
+import {
+  MAX_DETECTION_LIST_OFFSET,
+  decodeDetectionCursor,
+  encodeDetectionCursor,
+} from './detection-cursor';
 import { toEventView, type EventDocument } from './event-documents';
 import type { IndexNames } from './index-names';
 import {
   ReadModelUnavailableError,
   type AffectedUserPage,
   type AffectedUserSearch,
+  type DetectionListPage,
+  type DetectionListSearch,
   type DetectionSummary,
   type EventPage,
   type EventReadModel,
@@ -92,6 +99,92 @@ export class ElasticsearchEventReadModel implements EventReadModel {
     );
     const total = response.hits.total;
     return (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
+  }
+
+  /**
+   * Two searches: the first orders detection ids by their newest event (a terms aggregation
+   * ordered by `max` descending is exact across shards), the second counts the page's
+   * detections with a filter on their ids, so every shard reports every one of them and the
+   * counts are exact too.
+   */
+  async listDetections(search: DetectionListSearch): Promise<DetectionListPage> {
+    const offset = search.cursor === undefined ? 0 : decodeDetectionCursor(search.cursor);
+    if (offset === null) throw new RangeError('The detection cursor is not one this list issued');
+    const ordered = await this.guard(() =>
+      this.client.search({
+        index: this.names.alias('events'),
+        size: 0,
+        filter_path: ['aggregations.detections.buckets.key'],
+        aggs: {
+          detections: {
+            terms: {
+              field: 'detection_id',
+              size: offset + search.limit + 1,
+              order: [{ last_seen: 'desc' }, { _key: 'asc' }],
+            },
+            aggs: { last_seen: { max: { field: 'happened' } } },
+          },
+        },
+      }),
+    );
+    const keys = (
+      (ordered.aggregations as { detections?: { buckets?: { key: string }[] } } | undefined)
+        ?.detections?.buckets ?? []
+    )
+      .slice(offset)
+      .map((b) => b.key);
+    const ids = keys.slice(0, search.limit);
+    const nextOffset = offset + ids.length;
+    const nextCursor =
+      keys.length > search.limit && nextOffset <= MAX_DETECTION_LIST_OFFSET
+        ? encodeDetectionCursor(nextOffset)
+        : null;
+    if (ids.length === 0) return { items: [], nextCursor: null };
+    const figures = await this.guard(() =>
+      this.client.search({
+        index: this.names.alias('events'),
+        size: 0,
+        query: { terms: { detection_id: ids } },
+        aggs: {
+          detections: {
+            terms: { field: 'detection_id', size: ids.length },
+            aggs: {
+              last_seen: { max: { field: 'happened' } },
+              max_risk: { max: { field: 'risk_score' } },
+              latest: {
+                top_hits: { size: 1, sort: SORT as never, _source: ['detection_name'] },
+              },
+            },
+          },
+        },
+      }),
+    );
+    type Bucket = {
+      key: string;
+      doc_count: number;
+      last_seen: { value: number };
+      max_risk: { value: number };
+      latest: { hits: { hits: { _source: { detection_name: string } }[] } };
+    };
+    const byId = new Map(
+      (figures.aggregations as { detections: { buckets: Bucket[] } }).detections.buckets.map(
+        (b) => [b.key, b],
+      ),
+    );
+    const items = ids.flatMap((id) => {
+      const b = byId.get(id);
+      if (b === undefined) return [];
+      return [
+        {
+          id,
+          name: b.latest.hits.hits[0]?._source.detection_name ?? '',
+          event_count: b.doc_count,
+          last_seen: new Date(b.last_seen.value).toISOString(),
+          max_risk_score: b.max_risk.value,
+        },
+      ];
+    });
+    return { items, nextCursor };
   }
 
   /**

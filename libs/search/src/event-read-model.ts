@@ -24,6 +24,26 @@ export interface DetectionSummary {
   max_risk_score: number;
 }
 
+/** One row of the detection list: figures from the events, exact; no user count (see listDetections). */
+export interface DetectionListItem {
+  id: string;
+  name: string;
+  event_count: number;
+  last_seen: string;
+  max_risk_score: number;
+}
+
+export interface DetectionListSearch {
+  limit: number;
+  /** A cursor from a previous page (see detection-cursor.ts); absent for the first page. */
+  cursor?: string;
+}
+
+export interface DetectionListPage {
+  items: DetectionListItem[];
+  nextCursor: string | null;
+}
+
 export interface AffectedUser {
   employee_email: string;
   employee_name: string;
@@ -74,6 +94,11 @@ export interface EventReadModel {
   /** Every figure is exact: counts are counted, never estimated. */
   getDetection(detectionId: string): Promise<DetectionSummary | null>;
   detectionExists(detectionId: string): Promise<boolean>;
+  /**
+   * Detections by last activity, newest first (ties by id). Event counts are exact; distinct
+   * users are left to getDetection, since counting them exactly costs a walk per detection.
+   */
+  listDetections(search: DetectionListSearch): Promise<DetectionListPage>;
   /** Users ordered by normalized email, one bucket per email. */
   listAffectedUsers(search: AffectedUserSearch): Promise<AffectedUserPage>;
   getInvestigation(investigationId: string): Promise<InvestigationReport | null>;

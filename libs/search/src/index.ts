@@ -16,11 +16,19 @@ export {
 export { encodeCursor, decodeCursor, type EventSortKey } from './event-cursor';
 export { encodeUserCursor, decodeUserCursor } from './user-cursor';
 export {
+  MAX_DETECTION_LIST_OFFSET,
+  encodeDetectionCursor,
+  decodeDetectionCursor,
+} from './detection-cursor';
+export {
   ReadModelUnavailableError,
   type EventReadModel,
   type EventSearch,
   type EventPage,
   type DetectionSummary,
+  type DetectionListItem,
+  type DetectionListPage,
+  type DetectionListSearch,
   type AffectedUser,
   type AffectedUserPage,
   type AffectedUserSearch,
