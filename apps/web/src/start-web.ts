@@ -5,15 +5,25 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { ConfigError, createLogger, loadConfig, type Logger, type RunningApp } from '@vigil/config';
 import {
+  DeliveryService,
   UserError,
   createApiTokenService,
   createPgSqlClient,
   createSessionService,
   createUserService,
   runMigrations,
+  SqlNotificationSettingsStore,
+  WebhookProviderService,
   type UserService,
 } from '@vigil/control-plane';
 import { requestIdMiddleware } from '@vigil/http';
+import {
+  ElasticsearchEventReadModel,
+  IndexNames,
+  createElasticsearchClient,
+  ensureReadModels,
+} from '@vigil/search';
+import { SendTestEvent } from './integrations/send-test-event';
 import { CookiePolicy } from './security/cookie-policy';
 import { SignInThrottle } from './security/sign-in-throttle';
 import { WebExceptionFilter } from './web-exception.filter';
@@ -96,14 +106,26 @@ async function ensureInitialAdmin(
 
 /** The web application: sign-in, and the Settings area (API keys for workspace admins). */
 export async function startWeb(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
-  const config = loadConfig(['runtime', 'web', 'database', 'initialAdmin'], env);
+  // The notifier's section holds the webhook target policy: enrollment here and sending there
+  // must refuse and allow the same URLs, so both read the same variables.
+  const config = loadConfig(
+    ['runtime', 'web', 'database', 'initialAdmin', 'elasticsearch', 'notifier'],
+    env,
+  );
+  const webhookTargets = {
+    allowPrivate: config.notifier.NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS,
+    allowlist: config.notifier.NOTIFIER_WEBHOOK_TARGET_ALLOWLIST,
+  };
   const logger = createLogger('web', config.runtime.LOG_LEVEL);
   const sql = createPgSqlClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
     logger,
     applicationName: 'vigil-web',
   });
+  const es = createElasticsearchClient(config.elasticsearch.ELASTICSEARCH_URL);
   try {
     await runMigrations(sql, { logger });
+    const indexNames = new IndexNames(config.elasticsearch.VIGIL_INDEX_PREFIX);
+    await ensureReadModels(es, indexNames);
     const users = createUserService(sql, { logger });
     await ensureInitialAdmin(users, config.initialAdmin, logger);
     const tokens = createApiTokenService(sql, { logger });
@@ -115,6 +137,11 @@ export async function startWeb(env: NodeJS.ProcessEnv = process.env): Promise<Ru
         cookies: new CookiePolicy(config.web.SESSION_SECURE_COOKIES),
         throttle: new SignInThrottle(),
         origin: new URL(config.web.APP_URL).origin,
+        readModel: new ElasticsearchEventReadModel(es, indexNames),
+        notificationSettings: new SqlNotificationSettingsStore(sql),
+        webhookProviders: new WebhookProviderService(sql, { logger, policy: webhookTargets }),
+        deliveries: new DeliveryService(sql),
+        testEvents: new SendTestEvent(sql, config.web.APP_URL),
       },
       logger,
     );
@@ -126,10 +153,12 @@ export async function startWeb(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       stop: async () => {
         await app.close();
         await tokens.drain();
+        await es.close();
         await sql.close();
       },
     };
   } catch (error) {
+    await es.close();
     await sql.close();
     throw error;
   }

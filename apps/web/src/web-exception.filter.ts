@@ -9,6 +9,7 @@ import type { Response } from 'express';
 import { type Logger } from '@vigil/config';
 import { isUnavailableError } from '@vigil/control-plane';
 import { REQUEST_ID_HEADER } from '@vigil/http';
+import { ReadModelUnavailableError } from '@vigil/search';
 import {
   CsrfRefusedException,
   RoleRequiredException,
@@ -39,7 +40,7 @@ function describe(exception: unknown, requestId: string | undefined): StatusPage
       title: 'Workspace admins only',
       paragraphs: [
         `You need the workspace admin role to ${exception.what}. Your account is a member account.`,
-        'Ask a workspace admin if a script or integration needs an API key.',
+        'Ask a workspace admin to make the change, or to give your account the admin role.',
       ],
       actions: html`<a class="button" href="/settings/access/account">Your account</a>`,
     };
@@ -57,6 +58,16 @@ function describe(exception: unknown, requestId: string | undefined): StatusPage
       status: 503,
       title: 'Vigil cannot reach its database',
       paragraphs: ['Nothing was changed. Try again in a moment.'],
+      requestId,
+    };
+  }
+  if (exception instanceof ReadModelUnavailableError) {
+    return {
+      status: 503,
+      title: 'Detection data is unavailable for a moment',
+      paragraphs: [
+        'The search service does not answer. Nothing is lost: events are indexed again when it returns.',
+      ],
       requestId,
     };
   }

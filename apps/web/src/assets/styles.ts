@@ -245,4 +245,94 @@ legend { padding: 0; }
   .details { grid-template-columns: minmax(0, 1fr); gap: 2px; }
   .details dd { margin-bottom: 10px; }
 }
+
+/* Settings → Notifications and Integrations */
+textarea {
+  font: inherit; color: var(--text); background: var(--surface); width: 100%; resize: vertical;
+  border: 1px solid var(--border-strong); border-radius: 6px; padding: 8px 10px; min-height: 88px;
+}
+textarea:focus-visible { outline: 2px solid var(--focus); outline-offset: 0; border-color: var(--focus); }
+.settings-form { margin-top: 16px; }
+.field-narrow input { max-width: 200px; }
+.field-wide { max-width: 640px; }
+.card-body > .choice + .field, .card-body > .field + .choice { margin-top: 18px; }
+fieldset.field > legend { margin-bottom: 6px; }
+.choices { display: flex; flex-direction: column; gap: 10px; }
+.choice { display: flex; align-items: flex-start; gap: 10px; max-width: 640px; }
+.choice label { cursor: pointer; }
+.choice input { width: 16px; height: 16px; margin: 2px 0 0; flex: none; accent-color: var(--accent); }
+.choice-desc { display: block; font-weight: 400; font-size: 13px; color: var(--text-muted); word-break: break-word; }
+.card-footer form { margin: 0; }
+.button-group { display: inline-flex; gap: 8px; flex-wrap: wrap; }
+.card-header.split > .badge { flex: none; }
+.card > .card-header:last-child { border-bottom: 0; }
+.plain-list { list-style: none; margin: 0; padding: 0; }
+.badge-pending { color: var(--warning-text); background: var(--warning-soft); border-color: var(--warning-border); }
+.badge-delivering { color: var(--accent); background: var(--accent-soft); border-color: #c7d5fb; }
+.badge-delivered { color: var(--success); background: var(--success-soft); border-color: var(--success-border); }
+.badge-dead { color: var(--danger); background: var(--danger-soft); border-color: var(--danger-border); }
+.cell-url .mono { word-break: break-all; font-size: 12px; }
+.cell-attempts { min-width: 240px; }
+.attempts { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; font-size: 12px; }
+.attempt-head { color: var(--text-muted); }
+.attempt-error { display: block; color: var(--danger); word-break: break-word; }
+.error-message svg { flex: none; }
+
+/* Detections and investigations */
+.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+th.num { text-align: right; }
+.risk { display: inline-block; min-width: 42px; text-align: center; font-weight: 650; font-variant-numeric: tabular-nums; padding: 1px 8px; border-radius: 6px; border: 1px solid; }
+.risk-high { color: var(--danger); background: var(--danger-soft); border-color: var(--danger-border); }
+.risk-medium { color: var(--warning-text); background: var(--warning-soft); border-color: var(--warning-border); }
+.risk-low { color: var(--text-muted); background: var(--surface-muted); border-color: var(--border); }
+.pager { justify-content: flex-end; }
+.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(130px, 1fr)); gap: 12px; margin: 0 0 8px; }
+.stat { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 12px 16px; min-width: 0; }
+.stat dt { font-size: 12px; font-weight: 600; color: var(--text-muted); text-transform: uppercase; letter-spacing: .04em; }
+.stat dd { margin: 4px 0 0; font-size: 18px; font-weight: 650; overflow-wrap: anywhere; }
+.stat dd time { font-size: 14px; font-weight: 550; }
+.detection-id { font-size: 13px; margin-bottom: 20px; overflow-wrap: anywhere; }
+.header-link:hover { text-decoration: none; }
+.filter { padding: 16px 20px; border-bottom: 1px solid var(--border); display: flex; flex-direction: column; gap: 6px; }
+.filter-row { display: flex; gap: 8px; align-items: stretch; }
+.filter-row input { flex: 1; min-width: 0; }
+.filter .hint .mono { font-size: 12px; overflow-wrap: anywhere; }
+.cell-person, .cell-event { overflow-wrap: anywhere; }
+.cell-event { min-width: 220px; }
+.tag { display: inline-block; margin: 4px 6px 0 0; font-size: 11px; font-weight: 600; padding: 0 7px; border-radius: 999px; background: var(--accent-soft); color: var(--accent); }
+.card h3 { font-size: 14px; font-weight: 600; margin-bottom: 12px; }
+.toggle-row { display: flex; flex-direction: column; gap: 6px; margin: 0; }
+.switch { display: inline-flex; align-items: center; gap: 10px; background: none; border: 0; padding: 2px; font: inherit; font-weight: 600; color: var(--text); cursor: pointer; align-self: flex-start; text-align: left; }
+.switch-track { flex: none; width: 36px; height: 20px; border-radius: 999px; background: var(--border-strong); position: relative; transition: background .15s; }
+.switch-thumb { position: absolute; top: 2px; left: 2px; width: 16px; height: 16px; border-radius: 50%; background: #fff; box-shadow: 0 1px 2px rgba(0,0,0,.3); transition: left .15s; }
+.switch[aria-checked="true"] .switch-track { background: var(--accent); }
+.switch[aria-checked="true"] .switch-thumb { left: 18px; }
+.notice-in-card { padding: 16px 20px 0; }
+.notice-in-card .alert { margin-bottom: 0; }
+.inherited { border-top: 1px solid var(--border); background: var(--surface-muted); }
+.detection-settings { border-top: 1px solid var(--border); }
+.detection-settings .card-footer { border-radius: 0; }
+.settings-grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 16px 32px; }
+.settings-grid > div > * + * { margin-top: 16px; }
+.list-inline { overflow-wrap: anywhere; }
+.report-grid { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 16px; align-items: start; margin-top: 12px; }
+.report-main, .report-side { display: flex; flex-direction: column; gap: 16px; min-width: 0; }
+.report-main .card + .card, .report-side .card + .card { margin-top: 0; }
+.prose p { white-space: pre-line; overflow-wrap: anywhere; }
+.findings { list-style: none; margin: 0; padding: 0; counter-reset: finding; }
+.finding { padding: 16px 20px; border-bottom: 1px solid var(--border); overflow-wrap: anywhere; }
+.finding:last-child { border-bottom: 0; }
+.finding h3 { margin-bottom: 4px; }
+.finding h3::before { counter-increment: finding; content: counter(finding) ". "; color: var(--text-faint); }
+.evidence { margin-top: 10px; padding: 10px 12px; background: var(--surface-muted); border: 1px solid var(--border); border-radius: 6px; }
+.evidence .label { font-size: 12px; color: var(--text-muted); text-transform: uppercase; letter-spacing: .04em; }
+.evidence ul { margin: 4px 0 0; padding-left: 18px; }
+.details-stacked { grid-template-columns: minmax(0, 1fr); gap: 0; }
+.details-stacked dt { font-size: 12px; }
+.details-stacked dd { margin-bottom: 10px; }
+.report-id { font-size: 12px; overflow-wrap: anywhere; }
+@media (max-width: 960px) {
+  .report-grid { grid-template-columns: minmax(0, 1fr); }
+  .settings-grid { grid-template-columns: minmax(0, 1fr); }
+}
 `;

@@ -18,14 +18,22 @@ export function navigationFor(_user: UserRecord): readonly NavGroup[] {
   return [
     {
       heading: 'Monitor',
-      items: [{ label: 'Detections', section: '/u/detections' }],
+      items: [{ label: 'Detections', href: '/u/detections', section: '/u/detections' }],
     },
     {
       heading: 'Settings',
       items: [
         { label: 'Access', href: '/settings/access', section: '/settings/access' },
-        { label: 'Notifications', section: '/settings/notifications' },
-        { label: 'Integrations', section: '/settings/integrations' },
+        {
+          label: 'Notifications',
+          href: '/settings/notifications',
+          section: '/settings/notifications',
+        },
+        {
+          label: 'Integrations',
+          href: '/settings/integrations',
+          section: '/settings/integrations',
+        },
       ],
     },
   ];

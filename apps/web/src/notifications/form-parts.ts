@@ -1,0 +1,91 @@
+import { flag, html, type SafeHtml } from '../views/html';
+import { icons } from '../views/icons';
+
+/** Pieces shared by the settings forms: the CSRF field, errors next to controls, notices. */
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${token}" />`;
+}
+
+export function fieldError(id: string, message: string | undefined): SafeHtml {
+  return html`${message && html`<p class="error-message" id="${id}">${icons.alert}${message}</p>`}`;
+}
+
+export function describedBy(...ids: (string | false | undefined)[]): SafeHtml {
+  const list = ids.filter(Boolean).join(' ');
+  return html`${list && html` aria-describedby="${list}"`}`;
+}
+
+export function invalid(on: boolean): SafeHtml {
+  return html`${on && html` aria-invalid="true"`}`;
+}
+
+export function noticeAlert(notice: string | undefined): SafeHtml {
+  return html`${
+    notice &&
+    html`<div class="alert alert-success" role="status">
+      ${icons.check}
+      <div>${notice}</div>
+    </div>`
+  }`;
+}
+
+/** The list of problems at the top of a refused form, each linking to its control. */
+export function errorSummary(
+  heading: string,
+  items: readonly { href?: string; message: string }[],
+): SafeHtml {
+  if (items.length === 0) return html``;
+  return html`<div
+    class="alert alert-error"
+    role="alert"
+    tabindex="-1"
+    id="error-summary"
+    data-focus-on-load
+  >
+    ${icons.alert}
+    <div>
+      <h2>${heading}</h2>
+      <p>Fix the following and try again:</p>
+      <ul>
+        ${items.map((item) =>
+          item.href === undefined
+            ? html`<li>${item.message}</li>`
+            : html`<li><a href="${item.href}">${item.message}</a></li>`,
+        )}
+      </ul>
+    </div>
+  </div>`;
+}
+
+/**
+ * A checkbox or radio with its label and an optional description, which is announced as the
+ * control's description rather than part of its name.
+ */
+export function choice(control: {
+  type: 'checkbox' | 'radio';
+  id: string;
+  name: string;
+  value?: string;
+  checked: boolean;
+  invalid?: boolean;
+  label: string;
+  description?: SafeHtml | string;
+  describedBy?: string;
+}): SafeHtml {
+  const descId = control.description === undefined ? undefined : `${control.id}-desc`;
+  return html`<div class="choice">
+    <input
+      type="${control.type}"
+      id="${control.id}"
+      name="${control.name}"
+      ${control.value === undefined ? '' : html`value="${control.value}"`}
+      ${flag('checked', control.checked)}
+      ${invalid(control.invalid === true)}
+      ${describedBy(descId, control.describedBy)}
+    />
+    <div>
+      <label for="${control.id}">${control.label}</label>
+      ${descId && html`<span class="choice-desc" id="${descId}">${control.description}</span>`}
+    </div>
+  </div>`;
+}
