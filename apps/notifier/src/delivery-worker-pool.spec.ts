@@ -1,4 +1,6 @@
-import { attemptResult } from './delivery-worker-pool';
+import { createLogger } from '@vigil/config';
+import type { ClaimedDelivery, SqlDeliveryStore } from '@vigil/control-plane';
+import { DeliveryWorkerPool, attemptResult } from './delivery-worker-pool';
 
 const schedule = [200, 400];
 
@@ -26,5 +28,48 @@ describe('attemptResult', () => {
         schedule,
       ),
     ).toEqual({ status: 'dead' });
+  });
+});
+
+describe('DeliveryWorkerPool', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('does not lose a wake-up that arrives while it claims after an idle poll timed out', async () => {
+    jest.useFakeTimers();
+    let claims = 0;
+    let finishSecondClaim: () => void = () => undefined;
+    const store = {
+      releaseExpiredLeases: async () => 0,
+      claimDue: async (): Promise<ClaimedDelivery[]> => {
+        claims += 1;
+        if (claims === 2) await new Promise<void>((resolve) => (finishSecondClaim = resolve));
+        return [];
+      },
+      recordAttempt: async () => true,
+      release: async () => undefined,
+    };
+    const send = async () => ({ ok: true as const, statusCode: 204, error: null });
+    const pool = new DeliveryWorkerPool({
+      store: store as unknown as SqlDeliveryStore,
+      senders: { webhook: send, email: send },
+      concurrency: 2,
+      retrySchedule: [],
+      leaseMs: 600_000,
+      pollIntervalMs: 1_000,
+      logger: createLogger('delivery-worker-pool-spec', 'silent'),
+    });
+    pool.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(claims).toBe(1);
+
+    // The idle wait ends by its timer; the next claim is in flight when new deliveries commit.
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(claims).toBe(2);
+    pool.wake();
+    finishSecondClaim();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(claims).toBe(3);
+
+    await pool.stop();
   });
 });

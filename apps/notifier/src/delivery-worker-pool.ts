@@ -116,15 +116,15 @@ export class DeliveryWorkerPool {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      // Cleared however the wait ends: a stale wakeUp left by the timer would swallow the next
+      // wake() while the loop is busy claiming, and that delivery would wait a poll interval.
+      const done = () => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
         this.wakeUp = null;
-        done();
+        resolve();
       };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
     });
   }
 
