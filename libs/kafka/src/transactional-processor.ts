@@ -390,6 +390,9 @@ export class TransactionalProcessor {
             maxInFlightRequests: 1,
             // Murmur2, as the other producers: commands of a key always share a partition.
             createPartitioner: Partitioners.DefaultPartitioner,
+            // CONCURRENT_TRANSACTIONS (the previous commit still completing) clears in a few
+            // milliseconds; the client's default 300 ms first retry would dominate latency.
+            retry: { initialRetryTime: 20, retries: 12, maxRetryTime: 5_000 },
           });
           producers.set(partitionKey(topic, partition), producer);
           await producer.connect();
