@@ -2,6 +2,7 @@ import { migration0001ApiTokens } from './0001_api_tokens';
 import { migration0002NotificationSettings } from './0002_notification_settings';
 import { migration0003WebhookProvidersAndDeliveries } from './0003_webhook_providers_and_deliveries';
 import { migration0004UsersAndSessions } from './0004_users_and_sessions';
+import { migration0005DeliveryFilters } from './0005_delivery_filters';
 import { type Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -15,4 +16,5 @@ export const controlPlaneMigrations: readonly Migration[] = [
   migration0002NotificationSettings,
   migration0003WebhookProvidersAndDeliveries,
   migration0004UsersAndSessions,
+  migration0005DeliveryFilters,
 ];

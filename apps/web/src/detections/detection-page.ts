@@ -1,4 +1,9 @@
-import { type ActiveSession } from '@vigil/control-plane';
+import {
+  type ActiveSession,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  type DeliveryView,
+} from '@vigil/control-plane';
 import { type AffectedUser, type DetectionSummary, type EventView } from '@vigil/search';
 import { formatDate } from '../views/format-date';
 import { html, type SafeHtml } from '../views/html';
@@ -30,7 +35,29 @@ export interface DetectionPageModel {
     readonly cursor?: string;
   };
   readonly notifications: DetectionNotificationsModel;
+  readonly deliveries: DetectionDeliveriesModel;
 }
+
+/** One delivery about the detection, with who it went to and how its last attempt went. */
+export interface DetectionDeliveryRow {
+  readonly delivery: DeliveryView;
+  /** The provider's name (webhook) or the recipient address (email); null for a deleted provider. */
+  readonly targetName: string | null;
+  readonly lastAttempt: DeliveryAttempt | null;
+}
+
+export interface DetectionDeliveriesModel {
+  /** Newest first. */
+  readonly items: readonly DetectionDeliveryRow[];
+  /** Whether the viewer may resend dead deliveries (workspace admins). */
+  readonly canResend: boolean;
+  /** When the page is rendered (epoch ms): a pending delivery due before then is due now. */
+  readonly now: number;
+  readonly notice?: string;
+}
+
+/** How many recent deliveries the page shows. */
+export const DETECTION_DELIVERIES_SHOWN = 20;
 
 const QUERY_EXAMPLE = "risk_score > 7 AND happened > '2025-05-01T00:00:00.000Z'";
 
@@ -207,7 +234,132 @@ function usersSection(model: DetectionPageModel): SafeHtml {
   </section>`;
 }
 
-/** A detection: its figures, events, affected users and notification settings. */
+const DELIVERY_STATUS_LABELS: Readonly<Record<DeliveryStatus, string>> = {
+  pending: 'Pending',
+  delivering: 'Sending',
+  delivered: 'Delivered',
+  dead: 'Dead',
+};
+
+/** A date on one line and its time below, as in the other tables of the page. */
+function dayAndTime(at: Date): SafeHtml {
+  const [day, time] = formatDate(at).split(', ');
+  return html`<time datetime="${at.toISOString()}">${day}<span class="time">${time}</span></time>`;
+}
+
+function deliveryStatusCell(delivery: DeliveryView, now: number): SafeHtml {
+  const next = delivery.status === 'pending' ? delivery.nextAttemptAt : null;
+  return html`<span class="badge badge-${delivery.status}"
+      >${DELIVERY_STATUS_LABELS[delivery.status]}</span
+    >${
+      next !== null &&
+      html`<span class="cell-sub"
+        >${next.getTime() <= now ? 'Due now' : html`Next attempt ${dayAndTime(next)}`}</span
+      >`
+    }`;
+}
+
+function deliveryTargetCell(row: DetectionDeliveryRow): SafeHtml {
+  const { delivery, targetName } = row;
+  if (delivery.channel === 'email') {
+    return html`Email<span class="cell-sub">${delivery.target}</span>`;
+  }
+  return html`Webhook<span class="cell-sub"
+      >${targetName ?? html`Deleted provider <span class="mono">${delivery.target}</span>`}</span
+    >`;
+}
+
+function lastAttemptCell(attempt: DeliveryAttempt | null): SafeHtml {
+  if (attempt === null) return html`<span class="muted">No attempt yet</span>`;
+  const outcome =
+    attempt.statusCode !== null
+      ? `HTTP ${attempt.statusCode}`
+      : attempt.error === null
+        ? 'Sent'
+        : 'No HTTP status';
+  return html`${dayAndTime(attempt.attemptedAt)}<span class="cell-sub">${outcome}</span>${
+      attempt.error && html`<span class="cell-sub attempt-error">${attempt.error}</span>`
+    }`;
+}
+
+function deliveriesSection(model: DetectionPageModel, csrfToken: string): SafeHtml {
+  const { deliveries } = model;
+  const path = detectionPath(model.detection.id);
+  return html`<section class="card" id="deliveries" aria-labelledby="deliveries-heading">
+    <div class="card-header">
+      <h2 id="deliveries-heading">Recent deliveries</h2>
+      <p>
+        Notifications about this detection, newest first (the ${DETECTION_DELIVERIES_SHOWN} most
+        recent). Failed deliveries are retried; a Dead one used up its
+        retries${deliveries.canResend ? ' and can be resent' : ''}.
+      </p>
+    </div>
+    ${
+      deliveries.notice &&
+      html`<div class="notice-in-card">
+        <div class="alert alert-success" role="status">
+          ${icons.check}
+          <div>${deliveries.notice}</div>
+        </div>
+      </div>`
+    }
+    ${
+      deliveries.items.length === 0
+        ? html`<div class="empty">
+            <h2>No deliveries yet</h2>
+            <p>Webhooks and emails sent about this detection will be listed here.</p>
+          </div>`
+        : html`<div class="table-wrap">
+            <table class="deliveries">
+              <caption class="visually-hidden">
+                Recent deliveries: status, where it went, attempts and the last attempt
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Sent to</th>
+                  <th scope="col" class="num">Attempts</th>
+                  <th scope="col">Last attempt</th>
+                  <th scope="col"><span class="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${deliveries.items.map(
+                  (row) =>
+                    html`<tr data-delivery-id="${row.delivery.id}">
+                      <td class="cell-date">${deliveryStatusCell(row.delivery, deliveries.now)}</td>
+                      <td class="cell-name">${deliveryTargetCell(row)}</td>
+                      <td class="num">${formatCount(row.delivery.attemptCount)}</td>
+                      <td class="cell-date">${lastAttemptCell(row.lastAttempt)}</td>
+                      <td class="cell-actions">
+                        ${
+                          deliveries.canResend &&
+                          row.delivery.status === 'dead' &&
+                          html`<form
+                            method="post"
+                            action="${path}/deliveries/${row.delivery.id}/resend"
+                          >
+                            <input type="hidden" name="_csrf" value="${csrfToken}" />
+                            <button
+                              class="button button-small"
+                              type="submit"
+                              aria-label="Resend delivery ${row.delivery.id}"
+                            >
+                              Resend
+                            </button>
+                          </form>`
+                        }
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+  </section>`;
+}
+
+/** A detection: its figures, events, affected users, notification settings and deliveries. */
 export function detectionPage(
   session: ActiveSession,
   csrfToken: string,
@@ -238,6 +390,6 @@ export function detectionPage(
       </dl>
       <p class="detection-id muted">Detection id <span class="mono">${detection.id}</span></p>
       ${eventsSection(model)} ${usersSection(model)}
-      ${detectionNotificationsSection(model.notifications)}`,
+      ${detectionNotificationsSection(model.notifications)} ${deliveriesSection(model, csrfToken)}`,
   );
 }

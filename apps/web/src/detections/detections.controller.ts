@@ -13,9 +13,13 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import {
+  DeliveryError,
+  DeliveryService,
   InvalidNotificationSettingsError,
   WebhookProviderService,
   type NotificationSettingsStore,
+  type DeliveryView,
+  type WebhookProviderView,
 } from '@vigil/control-plane';
 import {
   disableDetection,
@@ -35,7 +39,7 @@ import {
   type EventPage,
   type EventReadModel,
 } from '@vigil/search';
-import { AdminActionGuard } from '../notifications/admin-action.guard';
+import { AdminActionGuard } from '../security/admin-action.guard';
 import {
   parseNotificationSettingsForm,
   readNotificationSettingsForm,
@@ -50,7 +54,11 @@ import { type WebRequest } from '../security/web-request';
 import { sendPage } from '../views/send-page';
 import { detectionPath } from './detection-format';
 import { detectionListPage } from './detection-list-page';
-import { detectionPage } from './detection-page';
+import {
+  DETECTION_DELIVERIES_SHOWN,
+  detectionPage,
+  type DetectionDeliveryRow,
+} from './detection-page';
 import { EVENT_READ_MODEL } from './event-read-model.token';
 
 const DETECTIONS_PER_PAGE = 25;
@@ -66,6 +74,11 @@ const NOTICES: Readonly<Record<string, string>> = {
   snoozed: 'Notifications of this detection are snoozed.',
   disabled: 'Notifications of this detection are disabled until resumed.',
   resumed: 'Notifications of this detection are resumed.',
+};
+
+/** Notices of the Recent deliveries card. */
+const DELIVERY_NOTICES: Readonly<Record<string, string>> = {
+  resent: 'Delivery queued again with a fresh retry schedule.',
 };
 
 interface DetailParams {
@@ -91,6 +104,7 @@ export class DetectionsController {
     @Inject(EVENT_READ_MODEL) private readonly readModel: EventReadModel,
     @Inject(NOTIFICATION_SETTINGS_STORE) private readonly settings: NotificationSettingsStore,
     @Inject(WebhookProviderService) private readonly providers: WebhookProviderService,
+    @Inject(DeliveryService) private readonly deliveries: DeliveryService,
   ) {}
 
   @Get()
@@ -217,6 +231,28 @@ export class DetectionsController {
     this.backToSettings(res, id, notice);
   }
 
+  @Post(':id/deliveries/:deliveryId/resend')
+  @UseGuards(new AdminActionGuard('resend deliveries'))
+  async resend(
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<void> {
+    const delivery = await this.deliveries.find(deliveryId);
+    if (delivery === null || delivery.subjectId !== id || delivery.kind !== 'detection') {
+      throw new NotFoundException('No such delivery');
+    }
+    let notice = '?notice=resent';
+    try {
+      await this.deliveries.resend(deliveryId);
+    } catch (error) {
+      // Already resent (from another tab): show the delivery as it is now.
+      if (!(error instanceof DeliveryError) || error.code !== 'not_dead') throw error;
+      notice = '';
+    }
+    res.redirect(303, `${detectionPath(id)}${notice}#deliveries`);
+  }
+
   private backToSettings(res: Response, id: string, notice: string): void {
     res.redirect(303, `${detectionPath(id)}?notice=${notice}#notifications`);
   }
@@ -256,7 +292,7 @@ export class DetectionsController {
       if (!(error instanceof QueryError)) throw error;
       queryError = error.message;
     }
-    const [users, config, global, providers] = await Promise.all([
+    const [users, config, global, providers, deliveries] = await Promise.all([
       this.readModel.listAffectedUsers({
         detectionId: id,
         limit: USERS_PER_PAGE,
@@ -265,7 +301,9 @@ export class DetectionsController {
       this.settings.getDetectionConfig(id),
       this.settings.getGlobal(),
       this.providers.list(),
+      this.deliveries.list({ subjectId: id, limit: DETECTION_DELIVERIES_SHOWN }),
     ]);
+    const deliveryRows = await this.deliveryRows(deliveries, providers);
     const status = refused ? 422 : queryError !== undefined ? 400 : 200;
     sendPage(
       res,
@@ -294,8 +332,34 @@ export class DetectionsController {
           refused,
           notice: params.notice === undefined ? undefined : NOTICES[params.notice],
         },
+        deliveries: {
+          items: deliveryRows,
+          canResend: req.auth!.user.role === 'admin',
+          now: Date.now(),
+          notice: params.notice === undefined ? undefined : DELIVERY_NOTICES[params.notice],
+        },
       }),
       status,
+    );
+  }
+
+  /** Each delivery with its provider's name and its last attempt. */
+  private deliveryRows(
+    deliveries: readonly DeliveryView[],
+    providers: readonly WebhookProviderView[],
+  ): Promise<DetectionDeliveryRow[]> {
+    const names = new Map(providers.map((p) => [p.id, p.name]));
+    return Promise.all(
+      deliveries.map(async (delivery) => {
+        const attempts =
+          delivery.attemptCount === 0 ? [] : await this.deliveries.attempts(delivery.id);
+        return {
+          delivery,
+          targetName:
+            delivery.channel === 'email' ? delivery.target : (names.get(delivery.target) ?? null),
+          lastAttempt: attempts.at(-1) ?? null,
+        };
+      }),
     );
   }
 }

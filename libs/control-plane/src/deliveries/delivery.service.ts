@@ -1,5 +1,5 @@
 import { type SqlClient } from '../sql/sql-client';
-import { type DeliveryAttempt, type DeliveryStatus, type DeliveryView } from './delivery';
+import { type DeliveryAttempt, type DeliveryFilter, type DeliveryView } from './delivery';
 import { SqlDeliveryStore } from './sql-delivery-store';
 
 export type DeliveryErrorCode = 'not_found' | 'not_dead';
@@ -22,7 +22,7 @@ export class DeliveryService {
     this.store = new SqlDeliveryStore(sql);
   }
 
-  list(filter: { status?: DeliveryStatus; notificationId?: string; limit?: number } = {}) {
+  list(filter: DeliveryFilter = {}): Promise<DeliveryView[]> {
     return this.store.list(filter);
   }
 

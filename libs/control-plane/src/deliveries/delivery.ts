@@ -60,6 +60,19 @@ export interface DeliveryView {
   deliveredAt: Date | null;
 }
 
+/** Which deliveries to list; every field left out matches all. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  notificationId?: string;
+  /** The detection or investigation id the deliveries are about. */
+  subjectId?: string;
+  channel?: DeliveryChannel;
+  /** A webhook provider id or an email recipient. */
+  target?: string;
+  /** At most this many, 100 when left out. */
+  limit?: number;
+}
+
 /** A Batch digest line to store until its window closes. */
 export interface DigestEntry {
   entryKey: string;

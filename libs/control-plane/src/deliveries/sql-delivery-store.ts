@@ -4,6 +4,7 @@ import {
   type ClaimedDelivery,
   type DeliveryAttempt,
   type DeliveryChannel,
+  type DeliveryFilter,
   type DeliveryKind,
   type DeliveryStatus,
   type DeliveryView,
@@ -360,16 +361,27 @@ export class SqlDeliveryStore {
     return rows.length === 0 ? null : toView(rows[0]);
   }
 
-  /** Newest first, optionally of one status or one notification. */
-  async list(
-    filter: { status?: DeliveryStatus; notificationId?: string; limit?: number } = {},
-  ): Promise<DeliveryView[]> {
+  /**
+   * Newest first, optionally narrowed to one status, notification, subject (the detection or
+   * investigation), channel or target (provider id or recipient). The subject and target
+   * filters have their own indexes (migration 0005), so a page reads only its rows.
+   */
+  async list(filter: DeliveryFilter = {}): Promise<DeliveryView[]> {
     const { rows } = await this.sql.query<DeliveryRow>(
       `SELECT * FROM deliveries
        WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR notification_id = $2)
+         AND ($3::text IS NULL OR subject_id = $3) AND ($4::text IS NULL OR channel = $4)
+         AND ($5::text IS NULL OR target = $5)
        ORDER BY created_at DESC, id
-       LIMIT $3`,
-      [filter.status ?? null, filter.notificationId ?? null, filter.limit ?? 100],
+       LIMIT $6`,
+      [
+        filter.status ?? null,
+        filter.notificationId ?? null,
+        filter.subjectId ?? null,
+        filter.channel ?? null,
+        filter.target ?? null,
+        filter.limit ?? 100,
+      ],
     );
     return rows.map(toView);
   }
