@@ -1,68 +1,33 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import type { RunningApp } from '@vigil/config';
-import {
-  SCOPES,
-  createApiTokenService,
-  createPgSqlClient,
-  createUserService,
-  runMigrations,
-  type SqlClient,
-} from '@vigil/control-plane';
-import { startApi } from '../../apps/api/src/start-api';
-import { startWeb } from '../../apps/web/src/start-web';
-import {
-  launchBrowser,
-  navigateBy,
-  openPage,
-  overflowsHorizontally,
-  screenshot,
-  signIn,
-} from '../support/browser';
+import type { Page } from 'playwright-core';
+import { SCOPES, createApiTokenService } from '@vigil/control-plane';
+import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
 import { request } from '../support/http-client';
+import { startWebHarness, type WebHarness } from '../support/web-harness';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'a long enough password';
 const KEYS = '/settings/access/api-keys';
 
 describe('web application: Settings → Access → API Keys', () => {
-  let web: RunningApp;
-  let api: RunningApp;
+  let harness: WebHarness;
   let base: string;
-  let sql: SqlClient;
-  let browser: Browser;
-  const admin = { email: `admin-${randomUUID()}@example.com`, name: 'Ada Admin' };
-  const member = { email: `member-${randomUUID()}@example.com`, name: 'Max Member' };
 
   beforeAll(async () => {
-    const env = { ...process.env, WEB_PORT: '0', API_PORT: '0' };
-    web = await startWeb(env);
-    api = await startApi(env);
-    base = web.url!;
-    sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
-    await runMigrations(sql);
-    const users = createUserService(sql);
-    await users.createUser({ ...admin, role: 'admin', password: PASSWORD });
-    await users.createUser({ ...member, role: 'member', password: PASSWORD });
-    browser = await launchBrowser();
+    harness = await startWebHarness({ withApi: true });
+    base = harness.url;
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await api?.stop();
-    await sql?.close();
+    await harness?.stop();
   });
 
-  async function adminPage(width = 1280): Promise<Page> {
-    const { page } = await openPage(browser, width);
-    await signIn(page, base, admin.email, PASSWORD);
-    return page;
+  function adminPage(width = 1280): Promise<Page> {
+    return harness.signedIn(harness.admin, { width });
   }
 
   function queryApi(token: string) {
-    return request('POST', `${api.url}/api-key/v1/events`, { token, json: { query: '' } });
+    return request('POST', `${harness.apiUrl}/api-key/v1/events`, { token, json: { query: '' } });
   }
 
   function generateButton(page: Page) {
@@ -148,7 +113,7 @@ describe('web application: Settings → Access → API Keys', () => {
 
   it('refuses, on the server, a key with no scope and no name, and says why next to each field', async () => {
     const page = await adminPage();
-    const before = (await createApiTokenService(sql).listTokens()).length;
+    const before = (await createApiTokenService(harness.sql).listTokens()).length;
     await page.goto(`${base}${KEYS}/new`);
     // A client that ignores the disabled button.
     await page.evaluate(
@@ -177,7 +142,7 @@ describe('web application: Settings → Access → API Keys', () => {
       'Name must be at most 100 characters.',
     );
     expect(await page.getByLabel('Risk', { exact: true }).inputValue()).toBe('read');
-    expect((await createApiTokenService(sql).listTokens()).length).toBe(before);
+    expect((await createApiTokenService(harness.sql).listTokens()).length).toBe(before);
     await page.close();
   });
 
@@ -214,8 +179,7 @@ describe('web application: Settings → Access → API Keys', () => {
   });
 
   it('shows a member no API Keys, and refuses the page and a direct POST with a valid CSRF token', async () => {
-    const { page } = await openPage(browser);
-    await signIn(page, base, member.email, PASSWORD);
+    const page = await harness.signedIn(harness.member);
     expect(new URL(page.url()).pathname).toBe('/settings/access/account');
     expect(await page.getByRole('link', { name: 'API Keys' }).count()).toBe(0);
     await screenshot(page, 'member-account');
@@ -227,7 +191,7 @@ describe('web application: Settings → Access → API Keys', () => {
     );
     await screenshot(page, 'member-refused');
 
-    const before = (await createApiTokenService(sql).listTokens()).length;
+    const before = (await createApiTokenService(harness.sql).listTokens()).length;
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
     const status = await page.evaluate(
       `fetch('${KEYS}', {
@@ -237,8 +201,8 @@ describe('web application: Settings → Access → API Keys', () => {
       }).then((r) => r.status)`,
     );
     expect(status).toBe(403);
-    expect((await createApiTokenService(sql).listTokens()).length).toBe(before);
-    const tokenId = (await createApiTokenService(sql).listTokens())[0]?.id ?? randomUUID();
+    expect((await createApiTokenService(harness.sql).listTokens()).length).toBe(before);
+    const tokenId = (await createApiTokenService(harness.sql).listTokens())[0]?.id ?? randomUUID();
     const deleteStatus = await page.evaluate(
       `fetch('${KEYS}/${tokenId}/delete', {
         method: 'POST',
@@ -252,7 +216,7 @@ describe('web application: Settings → Access → API Keys', () => {
 
   it('refuses a state-changing request without the CSRF token, or from another origin', async () => {
     const page = await adminPage();
-    const before = (await createApiTokenService(sql).listTokens()).length;
+    const before = (await createApiTokenService(harness.sql).listTokens()).length;
     const noToken = await page.evaluate(
       `fetch('${KEYS}', {
         method: 'POST',
@@ -279,7 +243,7 @@ describe('web application: Settings → Access → API Keys', () => {
       }).toString(),
     });
     expect(crossSite.status).toBe(403);
-    expect((await createApiTokenService(sql).listTokens()).length).toBe(before);
+    expect((await createApiTokenService(harness.sql).listTokens()).length).toBe(before);
     await page.close();
   });
 

@@ -1,37 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import type { Client } from '@elastic/elasticsearch';
-import type { Browser, Page } from 'playwright-core';
-import type { RunningApp } from '@vigil/config';
-import {
-  SqlNotificationSettingsStore,
-  WebhookProviderService,
-  createPgSqlClient,
-  createUserService,
-  runMigrations,
-  type SqlClient,
-} from '@vigil/control-plane';
+import type { Page } from 'playwright-core';
+import { SqlNotificationSettingsStore, WebhookProviderService } from '@vigil/control-plane';
 import type { DetectionEventRecord } from '@vigil/contracts';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
-import {
-  ElasticsearchReadModelWriter,
-  IndexNames,
-  createElasticsearchClient,
-  ensureReadModels,
-} from '@vigil/search';
-import { startWeb } from '../../apps/web/src/start-web';
-import {
-  launchBrowser,
-  navigateBy,
-  openPage,
-  overflowsHorizontally,
-  screenshot,
-  signIn,
-} from '../support/browser';
+import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
 import { anEventRecord } from '../support/event-records';
+import { indexReadModels } from '../support/index-read-models';
+import { PASSWORD, startWebHarness, type WebHarness, type WebUser } from '../support/web-harness';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'a long enough password';
 const T0 = Date.UTC(2025, 4, 1, 8, 0, 0, 0);
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -60,26 +37,18 @@ const quietEvents = QUIET.map((id, i) =>
 );
 
 describe('web application: Detections', () => {
-  let web: RunningApp;
+  let harness: WebHarness;
   let base: string;
-  let sql: SqlClient;
-  let es: Client;
-  let browser: Browser;
   let store: SqlNotificationSettingsStore;
   let providerId: string;
-  const admin = { email: `admin-${randomUUID()}@example.com`, name: 'Ada Admin' };
-  const member = { email: `member-${randomUUID()}@example.com`, name: 'Max Member' };
+  let admin: WebUser;
+  let member: WebUser;
 
   beforeAll(async () => {
-    web = await startWeb({ ...process.env, WEB_PORT: '0' });
-    base = web.url!;
-    sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
-    await runMigrations(sql);
-    const users = createUserService(sql);
-    await users.createUser({ ...admin, role: 'admin', password: PASSWORD });
-    await users.createUser({ ...member, role: 'member', password: PASSWORD });
-    store = new SqlNotificationSettingsStore(sql);
-    const providers = new WebhookProviderService(sql, {
+    harness = await startWebHarness();
+    ({ url: base, admin, member } = harness);
+    store = new SqlNotificationSettingsStore(harness.sql);
+    const providers = new WebhookProviderService(harness.sql, {
       policy: { allowPrivate: true, allowlist: [] },
     });
     providerId = (
@@ -89,29 +58,15 @@ describe('web application: Detections', () => {
         url: 'http://127.0.0.1:9/hook',
       })
     ).provider.id;
-
-    es = createElasticsearchClient(process.env.ELASTICSEARCH_URL!);
-    const names = new IndexNames(process.env.VIGIL_INDEX_PREFIX!);
-    await ensureReadModels(es, names);
-    await new ElasticsearchReadModelWriter(es, names).indexEvents(
-      [...busyEvents, ...quietEvents],
-      Date.now(),
-    );
-    await es.indices.refresh({ index: names.alias('events') });
-    browser = await launchBrowser();
+    await indexReadModels({ events: [...busyEvents, ...quietEvents] });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await es?.close();
-    await sql?.close();
+    await harness?.stop();
   });
 
-  async function signedIn(who: { email: string }, width = 1280): Promise<Page> {
-    const { page } = await openPage(browser, width);
-    await signIn(page, base, who.email, PASSWORD);
-    return page;
+  function signedIn(who: WebUser, width = 1280): Promise<Page> {
+    return harness.signedIn(who, { width });
   }
 
   const rows = (page: Page, section: string) => page.locator(`#${section} tbody tr`);
@@ -130,7 +85,7 @@ describe('web application: Detections', () => {
     ).map((d) => d.detectionId);
 
   it('sends a visitor who is not signed in to sign in, then back to the detection', async () => {
-    const { page } = await openPage(browser);
+    const { page } = await harness.openPage();
     await page.goto(`${base}/u/detections/${BUSY}`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await page.getByLabel('Email').fill(admin.email);

@@ -1,75 +1,49 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import type { RunningApp } from '@vigil/config';
-import {
-  WebhookProviderService,
-  createPgSqlClient,
-  createUserService,
-  runMigrations,
-  type SqlClient,
-} from '@vigil/control-plane';
+import { WebhookProviderService } from '@vigil/control-plane';
 import { startNotifier } from '../../apps/notifier/src/start-notifier';
 import { startWeb } from '../../apps/web/src/start-web';
-import {
-  launchBrowser,
-  navigateBy,
-  openPage,
-  overflowsHorizontally,
-  screenshot,
-  signIn,
-} from '../support/browser';
+import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
 import { eventually } from '../support/http-client';
+import { startWebHarness, type WebHarness, type WebUser } from '../support/web-harness';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'a long enough password';
 const PATH = '/settings/integrations';
 
 describe('web application: Settings → Integrations', () => {
-  /** Private targets allowed, as in development and tests. */
-  let web: RunningApp;
+  /** Its web application allows private targets, as in development and tests. */
+  let harness: WebHarness;
   /** The production default: public targets only. */
   let strictWeb: RunningApp;
   let notifier: RunningApp | undefined;
   let receiver: WebhookReceiver;
-  let sql: SqlClient;
   let providers: WebhookProviderService;
-  let browser: Browser;
-  const admin = { email: `admin-${randomUUID()}@example.com`, name: 'Ada Admin' };
-  const member = { email: `member-${randomUUID()}@example.com`, name: 'Max Member' };
+  let admin: WebUser;
+  let member: WebUser;
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     receiver.on('/failing', (_request, response) => {
       response.writeHead(500).end('receiver is down');
     });
-    web = await startWeb({
-      ...process.env,
-      WEB_PORT: '0',
-      NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
-    });
+    harness = await startWebHarness({ env: { NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+    ({ admin, member } = harness);
     strictWeb = await startWeb({
       ...process.env,
       WEB_PORT: '0',
       NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
     });
-    sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
-    await runMigrations(sql);
-    const users = createUserService(sql);
-    await users.createUser({ ...admin, role: 'admin', password: PASSWORD });
-    await users.createUser({ ...member, role: 'member', password: PASSWORD });
-    providers = new WebhookProviderService(sql);
-    browser = await launchBrowser();
+    providers = new WebhookProviderService(harness.sql);
   });
 
   afterAll(async () => {
-    await browser?.close();
     await notifier?.stop();
-    await web?.stop();
+    await harness?.stop();
     await strictWeb?.stop();
-    await sql?.close();
     await receiver?.stop();
   });
 
@@ -82,15 +56,13 @@ describe('web application: Settings → Integrations', () => {
     });
   }
 
-  async function signedIn(who: { email: string }, app = web, width = 1280): Promise<Page> {
-    const { page } = await openPage(browser, width);
-    await signIn(page, app.url!, who.email, PASSWORD);
-    return page;
+  function signedIn(who: WebUser, width = 1280): Promise<Page> {
+    return harness.signedIn(who, { width });
   }
 
   /** Enrolls through the form and returns the secret the page shows. */
   async function enrollInBrowser(page: Page, name: string, path = '/hook'): Promise<string> {
-    await page.goto(`${web.url}${PATH}/new`);
+    await page.goto(`${harness.url}${PATH}/new`);
     await page.getByLabel('Name').fill(name);
     await page.getByRole('radio', { name: 'Custom webhook' }).check();
     await page.getByLabel('URL').fill(receiver.url(path));
@@ -102,7 +74,7 @@ describe('web application: Settings → Integrations', () => {
   }
 
   async function openProvider(page: Page, name: string): Promise<void> {
-    await page.goto(`${web.url}${PATH}`);
+    await page.goto(`${harness.url}${PATH}`);
     await navigateBy(page, () => page.getByRole('link', { name, exact: true }).click());
   }
 
@@ -111,7 +83,7 @@ describe('web application: Settings → Integrations', () => {
   }
 
   it('refuses a loopback URL when private targets are not allowed, and says why next to the field', async () => {
-    const page = await signedIn(admin, strictWeb);
+    const page = await harness.signedIn(admin, { url: strictWeb.url });
     await page.goto(`${strictWeb.url}${PATH}/new`);
     await page.getByLabel('URL').fill('ftp://example.com');
     let response = await navigateBy(page, () =>
@@ -141,10 +113,10 @@ describe('web application: Settings → Integrations', () => {
 
   it('enrolls a provider, shows its signing secret exactly once, and offers it in Notifications', async () => {
     const page = await signedIn(admin);
-    await page.goto(`${web.url}/settings/notifications`);
+    await page.goto(`${harness.url}/settings/notifications`);
     expect(await page.getByRole('checkbox', { name: 'SOAR intake' }).count()).toBe(0);
 
-    await page.goto(`${web.url}${PATH}`);
+    await page.goto(`${harness.url}${PATH}`);
     await navigateBy(page, () =>
       page.getByRole('link', { name: 'Enroll provider' }).first().click(),
     );
@@ -169,14 +141,14 @@ describe('web application: Settings → Integrations', () => {
       'The signing secret is no longer shown',
     );
 
-    await page.goto(`${web.url}${PATH}`);
+    await page.goto(`${harness.url}${PATH}`);
     expect(await page.content()).not.toContain(secret);
     const row = page.getByRole('row').filter({ hasText: 'SOAR intake' });
     await expect(row.textContent()).resolves.toContain('Automation platform');
     await expect(row.textContent()).resolves.toContain(receiver.url('/soar'));
     await screenshot(page, 'integrations-list');
 
-    await page.goto(`${web.url}/settings/notifications`);
+    await page.goto(`${harness.url}/settings/notifications`);
     expect(await page.getByRole('checkbox', { name: 'SOAR intake' }).count()).toBe(1);
     expect(await page.content()).not.toContain(secret);
     await page.close();
@@ -298,17 +270,17 @@ describe('web application: Settings → Integrations', () => {
       'Webhook provider deleted.',
     );
     expect(await page.getByRole('row').filter({ hasText: 'Doomed receiver' }).count()).toBe(0);
-    await page.goto(`${web.url}/settings/notifications`);
+    await page.goto(`${harness.url}/settings/notifications`);
     expect(await page.getByRole('checkbox', { name: 'Doomed receiver' }).count()).toBe(0);
     await page.close();
   });
 
   it('shows a member providers and deliveries read-only, and refuses every change with a valid CSRF token', async () => {
-    const { provider } = await new WebhookProviderService(sql, {
+    const { provider } = await new WebhookProviderService(harness.sql, {
       policy: { allowPrivate: true, allowlist: [] },
     }).enroll({ name: 'Member-visible', kind: 'custom', url: receiver.url('/member') });
     const page = await signedIn(member);
-    await page.goto(`${web.url}${PATH}`);
+    await page.goto(`${harness.url}${PATH}`);
     expect(await page.getByRole('link', { name: 'Enroll provider' }).count()).toBe(0);
     await navigateBy(page, () =>
       page.getByRole('link', { name: 'Member-visible', exact: true }).click(),
@@ -317,7 +289,7 @@ describe('web application: Settings → Integrations', () => {
     await screenshot(page, 'integrations-member');
 
     const refused = await navigateBy(page, () =>
-      page.goto(`${web.url}${PATH}/new`).then(() => undefined),
+      page.goto(`${harness.url}${PATH}/new`).then(() => undefined),
     );
     expect(refused.status()).toBe(403);
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
@@ -345,7 +317,7 @@ describe('web application: Settings → Integrations', () => {
   it.each([1280, 800])(
     'lays out every Integrations page without sideways scrolling at %i px',
     async (width) => {
-      const page = await signedIn(admin, web, width);
+      const page = await signedIn(admin, width);
       const name = `Layout check at ${width} px with a fairly long provider name`;
       await enrollInBrowser(page, name, '/failing');
       expect(await overflowsHorizontally(page)).toBe(false);
@@ -353,7 +325,7 @@ describe('web application: Settings → Integrations', () => {
       await navigateBy(page, () => page.getByRole('link', { name: 'Done' }).click());
       await navigateBy(page, () => page.getByRole('button', { name: 'Send a test event' }).click());
       for (const path of [PATH, `${PATH}/new`]) {
-        await page.goto(`${web.url}${path}`);
+        await page.goto(`${harness.url}${path}`);
         expect(await overflowsHorizontally(page)).toBe(false);
         await screenshot(page, `integrations-layout${path.replaceAll('/', '-')}`);
       }

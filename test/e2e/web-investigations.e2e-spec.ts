@@ -1,33 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { Client } from '@elastic/elasticsearch';
-import type { Browser, Page } from 'playwright-core';
-import type { RunningApp } from '@vigil/config';
-import {
-  createPgSqlClient,
-  createUserService,
-  runMigrations,
-  type SqlClient,
-} from '@vigil/control-plane';
-import {
-  ElasticsearchReadModelWriter,
-  IndexNames,
-  createElasticsearchClient,
-  ensureReadModels,
-} from '@vigil/search';
-import { startWeb } from '../../apps/web/src/start-web';
-import {
-  launchBrowser,
-  navigateBy,
-  openPage,
-  overflowsHorizontally,
-  screenshot,
-  signIn,
-} from '../support/browser';
+import type { Page } from 'playwright-core';
+import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
 import { anEventRecord, anInvestigationRecord } from '../support/event-records';
+import { indexReadModels } from '../support/index-read-models';
+import { startWebHarness, type WebHarness } from '../support/web-harness';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'a long enough password';
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '<img src=x onerror=alert(1)>';
 const HOSTILE = `${SCRIPT} ${IMG}`;
@@ -75,25 +53,14 @@ const hostileReport = anInvestigationRecord({
 });
 
 describe('web application: investigations and escaping', () => {
-  let web: RunningApp;
+  let harness: WebHarness;
   let base: string;
-  let sql: SqlClient;
-  let es: Client;
-  let browser: Browser;
-  const admin = { email: `admin-${randomUUID()}@example.com`, name: 'Ada Admin' };
 
   beforeAll(async () => {
-    web = await startWeb({ ...process.env, WEB_PORT: '0' });
-    base = web.url!;
-    sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
-    await runMigrations(sql);
-    await createUserService(sql).createUser({ ...admin, role: 'admin', password: PASSWORD });
-    es = createElasticsearchClient(process.env.ELASTICSEARCH_URL!);
-    const names = new IndexNames(process.env.VIGIL_INDEX_PREFIX!);
-    await ensureReadModels(es, names);
-    const writer = new ElasticsearchReadModelWriter(es, names);
-    await writer.indexEvents(
-      [
+    harness = await startWebHarness();
+    base = harness.url;
+    await indexReadModels({
+      events: [
         anEventRecord({ detection_id: 'det-sharing', detection_name: 'Password sharing' }),
         anEventRecord({
           detection_id: 'det-hostile',
@@ -103,25 +70,16 @@ describe('web application: investigations and escaping', () => {
           asset_name: IMG,
         }),
       ],
-      Date.now(),
-    );
-    await writer.indexInvestigations([report, hostileReport]);
-    await es.indices.refresh({ index: names.alias('events') });
-    await es.indices.refresh({ index: names.alias('investigations') });
-    browser = await launchBrowser();
+      investigations: [report, hostileReport],
+    });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await es?.close();
-    await sql?.close();
+    await harness?.stop();
   });
 
-  async function signedIn(width = 1280): Promise<Page> {
-    const { page } = await openPage(browser, width);
-    await signIn(page, base, admin.email, PASSWORD);
-    return page;
+  function signedIn(width = 1280): Promise<Page> {
+    return harness.signedIn(harness.admin, { width });
   }
 
   it('shows every section of the report and links to the triggering detection', async () => {
@@ -174,7 +132,7 @@ describe('web application: investigations and escaping', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Page not found',
     );
-    const { page: anonymous } = await openPage(browser);
+    const { page: anonymous } = await harness.openPage();
     await anonymous.goto(`${base}/u/investigations/${report.id}`);
     expect(new URL(anonymous.url()).pathname).toBe('/sign-in');
     await page.close();

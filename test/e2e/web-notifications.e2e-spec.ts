@@ -1,74 +1,51 @@
-import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import type { RunningApp } from '@vigil/config';
+import type { Page } from 'playwright-core';
 import {
   PgSettingsChangeFeed,
   SqlNotificationSettingsStore,
   WebhookProviderService,
-  createPgSqlClient,
-  createUserService,
-  runMigrations,
   type SettingsChange,
-  type SqlClient,
 } from '@vigil/control-plane';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
-import { startWeb } from '../../apps/web/src/start-web';
-import {
-  launchBrowser,
-  navigateBy,
-  openPage,
-  overflowsHorizontally,
-  screenshot,
-  signIn,
-} from '../support/browser';
+import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
 import { eventually } from '../support/http-client';
+import { startWebHarness, type WebHarness, type WebUser } from '../support/web-harness';
 
 jest.setTimeout(180_000);
 
-const PASSWORD = 'a long enough password';
 const PATH = '/settings/notifications';
 const HOUR = 3_600_000;
 
 describe('web application: Settings → Notifications', () => {
-  let web: RunningApp;
+  let harness: WebHarness;
   let base: string;
-  let sql: SqlClient;
   let store: SqlNotificationSettingsStore;
   let providers: WebhookProviderService;
   let feed: PgSettingsChangeFeed;
   const announced: SettingsChange[] = [];
-  let browser: Browser;
-  const admin = { email: `admin-${randomUUID()}@example.com`, name: 'Ada Admin' };
-  const member = { email: `member-${randomUUID()}@example.com`, name: 'Max Member' };
+  let admin: WebUser;
+  let member: WebUser;
 
   beforeAll(async () => {
-    web = await startWeb({ ...process.env, WEB_PORT: '0' });
-    base = web.url!;
-    sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
-    await runMigrations(sql);
-    const users = createUserService(sql);
-    await users.createUser({ ...admin, role: 'admin', password: PASSWORD });
-    await users.createUser({ ...member, role: 'member', password: PASSWORD });
-    store = new SqlNotificationSettingsStore(sql);
+    harness = await startWebHarness();
+    ({ url: base, admin, member } = harness);
+    store = new SqlNotificationSettingsStore(harness.sql);
     await store.saveGlobal({ ...DEFAULT_NOTIFICATION_SETTINGS, recipients: [] });
-    providers = new WebhookProviderService(sql, { policy: { allowPrivate: true, allowlist: [] } });
+    providers = new WebhookProviderService(harness.sql, {
+      policy: { allowPrivate: true, allowlist: [] },
+    });
     // Given no provider is enrolled yet.
     for (const provider of await providers.list()) await providers.delete(provider.id);
     feed = new PgSettingsChangeFeed(process.env.DATABASE_URL!);
     await feed.start({ onChange: (change) => announced.push(change), onResync: () => undefined });
-    browser = await launchBrowser();
   });
 
   afterAll(async () => {
-    await browser?.close();
     await feed?.stop();
-    await web?.stop();
-    await sql?.close();
+    await harness?.stop();
   });
 
-  async function signedIn(who: { email: string }, width = 1280): Promise<Page> {
-    const { page } = await openPage(browser, width);
-    await signIn(page, base, who.email, PASSWORD);
+  async function signedIn(who: WebUser, width = 1280): Promise<Page> {
+    const page = await harness.signedIn(who, { width });
     await page.goto(`${base}${PATH}`);
     return page;
   }

@@ -1,51 +1,30 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import type { Browser } from 'playwright-core';
-import type { RunningApp } from '@vigil/config';
-import {
-  createPgSqlClient,
-  createUserService,
-  runMigrations,
-  type SqlClient,
-} from '@vigil/control-plane';
+import { createPgSqlClient, createUserService } from '@vigil/control-plane';
 import { startWeb } from '../../apps/web/src/start-web';
-import { launchBrowser, navigateBy, openPage, screenshot, signIn } from '../support/browser';
+import { navigateBy, screenshot, signIn } from '../support/browser';
 import { adminDatabaseUrl, databaseUrlFor } from '../support/test-environment';
+import { PASSWORD, startWebHarness, type WebHarness } from '../support/web-harness';
 
 jest.setTimeout(120_000);
 
-const PASSWORD = 'a long enough password';
-
 describe('web application: signing in and out', () => {
-  let web: RunningApp;
+  let harness: WebHarness;
   let base: string;
-  let sql: SqlClient;
-  let browser: Browser;
   let adminEmail: string;
 
   beforeAll(async () => {
-    web = await startWeb({ ...process.env, WEB_PORT: '0' });
-    base = web.url!;
-    sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
-    await runMigrations(sql);
-    adminEmail = `admin-${randomUUID()}@example.com`;
-    await createUserService(sql).createUser({
-      email: adminEmail,
-      name: 'Ada Admin',
-      role: 'admin',
-      password: PASSWORD,
-    });
-    browser = await launchBrowser();
+    harness = await startWebHarness();
+    base = harness.url;
+    adminEmail = harness.admin.email;
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-    await sql?.close();
+    await harness?.stop();
   });
 
   it('refuses a wrong password or an unknown email with the same message, keeping the email', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await harness.openPage();
     await page.goto(`${base}/sign-in`);
     await screenshot(page, 'sign-in');
     await page.getByLabel('Email').fill(adminEmail);
@@ -69,7 +48,7 @@ describe('web application: signing in and out', () => {
   });
 
   it('signs in an admin to API Keys and signs out, after which the old cookie is worthless', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await harness.openPage();
     await signIn(page, base, adminEmail.toUpperCase(), PASSWORD);
     expect(new URL(page.url()).pathname).toBe('/settings/access/api-keys');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Access');
@@ -92,7 +71,7 @@ describe('web application: signing in and out', () => {
   });
 
   it('sends a visitor to sign in and back to the page asked for', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await harness.openPage();
     await page.goto(`${base}/settings/access/account`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await page.getByLabel('Email').fill(adminEmail);
@@ -104,7 +83,7 @@ describe('web application: signing in and out', () => {
   });
 
   it('throttles repeated failures for one account with a clear message', async () => {
-    const { context, page } = await openPage(browser);
+    const { context, page } = await harness.openPage();
     const email = `target-${randomUUID()}@example.com`;
     for (let attempt = 0; attempt < 5; attempt++) {
       await signIn(page, base, email, `wrong password ${attempt}`);

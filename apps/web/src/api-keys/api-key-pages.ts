@@ -12,10 +12,15 @@ import {
   type Permissions,
   type Scope,
 } from '@vigil/control-plane';
+import { confirmCard } from '../views/confirm-card';
 import { formatDate } from '../views/format-date';
+import { csrfField, describedBy, errorSummary, fieldError } from '../views/form-parts';
 import { flag, html, type SafeHtml } from '../views/html';
 import { icons } from '../views/icons';
 import { appPage, pageHeader, tabs } from '../views/layout';
+import { secretShownOnce } from '../views/secret-shown-once';
+import { tableDate } from '../views/table-date';
+import { warningStatus } from '../views/warning-status';
 import { accessTabsFor } from '../views/navigation';
 import {
   EXPIRY_CHOICES,
@@ -27,17 +32,6 @@ import {
 
 export const API_KEYS_PATH = '/settings/access/api-keys';
 const BREADCRUMB = [{ label: 'Settings' }, { label: 'Access', href: '/settings/access' }];
-
-function csrfField(token: string): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${token}" />`;
-}
-
-/** A date on one line and its time below, for narrow table columns. */
-function tableDate(at: Date | null): SafeHtml {
-  if (at === null) return html`<span class="muted">Never</span>`;
-  const [day, time] = formatDate(at).split(', ');
-  return html`<time datetime="${at.toISOString()}">${day}<span class="time">${time}</span></time>`;
-}
 
 function stateBadge(token: ApiTokenView): SafeHtml {
   return html`<span class="badge badge-${token.state}">${TOKEN_STATE_LABELS[token.state]}</span>`;
@@ -160,46 +154,18 @@ export function apiKeyListPage(
   );
 }
 
-function errorSummary(errors: ApiKeyFormErrors | undefined): SafeHtml {
+function apiKeyErrorSummary(errors: ApiKeyFormErrors | undefined): SafeHtml {
   if (errors === undefined) return html``;
-  const items: SafeHtml[] = [];
-  if (errors.name) items.push(html`<li><a href="#name">${errors.name}</a></li>`);
-  if (errors.permissions)
-    items.push(html`<li><a href="#scope-admin">${errors.permissions}</a></li>`);
+  const items: { href?: string; message: string }[] = [];
+  if (errors.name) items.push({ href: '#name', message: errors.name });
+  if (errors.permissions) items.push({ href: '#scope-admin', message: errors.permissions });
   for (const scope of SCOPES) {
     const message = errors.scopes[scope.key];
-    if (message)
-      items.push(html`<li><a href="#scope-${scope.key}">${scope.label}: ${message}</a></li>`);
+    if (message) items.push({ href: `#scope-${scope.key}`, message: `${scope.label}: ${message}` });
   }
-  if (errors.expiresInDays)
-    items.push(html`<li><a href="#expires">${errors.expiresInDays}</a></li>`);
-  for (const other of errors.other) items.push(html`<li>${other}</li>`);
-  if (items.length === 0) return html``;
-  return html`<div
-    class="alert alert-error"
-    role="alert"
-    tabindex="-1"
-    id="error-summary"
-    data-focus-on-load
-  >
-    ${icons.alert}
-    <div>
-      <h2>The key was not created</h2>
-      <p>Fix the following and generate it again:</p>
-      <ul>
-        ${items}
-      </ul>
-    </div>
-  </div>`;
-}
-
-function fieldError(id: string, message: string | undefined): SafeHtml {
-  return html`${message && html`<p class="error-message" id="${id}">${icons.alert}${message}</p>`}`;
-}
-
-function describedBy(...ids: (string | false | undefined)[]): SafeHtml {
-  const list = ids.filter(Boolean).join(' ');
-  return html`${list && html` aria-describedby="${list}"`}`;
+  if (errors.expiresInDays) items.push({ href: '#expires', message: errors.expiresInDays });
+  for (const other of errors.other) items.push({ message: other });
+  return errorSummary('The key was not created', items, 'Fix the following and generate it again:');
 }
 
 export function createApiKeyPage(
@@ -221,7 +187,7 @@ export function createApiKeyPage(
       description:
         'Name the key, choose what it may access, and generate it. You will see the value once.',
     })}
-    ${errorSummary(errors)}
+    ${apiKeyErrorSummary(errors)}
     <form method="post" action="${API_KEYS_PATH}" novalidate data-permissions-form>
       ${csrfField(csrfToken)}
       <section class="card" aria-labelledby="details-heading">
@@ -329,62 +295,28 @@ export function apiKeyCreatedPage(
       head: html`<meta name="vigil-replace-url" content="${API_KEYS_PATH}/created" />`,
     },
     html`${pageHeader({
-        breadcrumb: [...BREADCRUMB, { label: 'API Keys', href: API_KEYS_PATH }],
-        title: 'API key created',
-      })}
-      <div class="alert alert-warning" role="status">
-        ${icons.warning}
-        <div>
-          <h2>Copy the key now</h2>
-          <p>
-            This is the only time it is shown. It cannot be retrieved later; if it is lost, delete
-            it and create a new one.
-          </p>
-        </div>
-      </div>
-      <section class="card" aria-labelledby="value-heading">
-        <div class="card-header"><h2 id="value-heading">${token.name}</h2></div>
-        <div class="card-body">
-          <label for="token-value">Key value</label>
-          <div class="secret">
-            <input
-              type="text"
-              id="token-value"
-              value="${value}"
-              readonly
-              spellcheck="false"
-              autocomplete="off"
-              data-focus-on-load
-              aria-describedby="copy-status"
-            />
-            <button
-              class="button"
-              type="button"
-              data-copy="token-value"
-              data-copy-status="copy-status"
-              hidden
-            >
-              ${icons.copy}Copy
-            </button>
-          </div>
-          <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
-          <dl class="details">
-            <dt>Permissions</dt>
-            <dd>${grantedSummary(token.permissions)}</dd>
-            <dt>Expires At</dt>
-            <dd>
-              <time datetime="${token.expiresAt.toISOString()}"
-                >${formatDate(token.expiresAt)}</time
-              >
-            </dd>
-            <dt>Use it as</dt>
-            <dd><span class="mono">Authorization: Bearer &lt;key&gt;</span></dd>
-          </dl>
-        </div>
-        <div class="card-footer">
-          <a class="button button-primary" href="${API_KEYS_PATH}">Done</a>
-        </div>
-      </section>`,
+      breadcrumb: [...BREADCRUMB, { label: 'API Keys', href: API_KEYS_PATH }],
+      title: 'API key created',
+    })}
+    ${warningStatus(
+      'Copy the key now',
+      'This is the only time it is shown. It cannot be retrieved later; if it is lost, delete it and create a new one.',
+    )}
+    ${secretShownOnce({
+      owner: token.name,
+      id: 'token-value',
+      label: 'Key value',
+      value,
+      details: html`<dt>Permissions</dt>
+        <dd>${grantedSummary(token.permissions)}</dd>
+        <dt>Expires At</dt>
+        <dd>
+          <time datetime="${token.expiresAt.toISOString()}">${formatDate(token.expiresAt)}</time>
+        </dd>
+        <dt>Use it as</dt>
+        <dd><span class="mono">Authorization: Bearer &lt;key&gt;</span></dd>`,
+      doneHref: API_KEYS_PATH,
+    })}`,
   );
 }
 
@@ -394,16 +326,10 @@ export function apiKeyCreatedGonePage(session: ActiveSession, csrfToken: string)
     session,
     csrfToken,
     'API key created',
-    html`<div class="alert alert-warning" role="status">
-        ${icons.warning}
-        <div>
-          <h2>The key value is no longer shown</h2>
-          <p>
-            A key value is shown only once, right after it is generated. If it was not copied,
-            delete the key and create a new one.
-          </p>
-        </div>
-      </div>
+    html`${warningStatus(
+        'The key value is no longer shown',
+        'A key value is shown only once, right after it is generated. If it was not copied, delete the key and create a new one.',
+      )}
       <p><a class="button" href="${API_KEYS_PATH}">Back to API Keys</a></p>`,
   );
 }
@@ -413,39 +339,30 @@ export function deleteApiKeyPage(session: ActiveSession, csrfToken: string, toke
     session,
     { title: `Delete ${token.name}`, csrfToken, path: API_KEYS_PATH },
     html`${pageHeader({
-        breadcrumb: [...BREADCRUMB, { label: 'API Keys', href: API_KEYS_PATH }],
-        title: 'Delete API key',
-      })}
-      <section class="card" aria-labelledby="delete-heading">
-        <div class="card-header"><h2 id="delete-heading">Delete “${token.name}”?</h2></div>
-        <div class="card-body">
-          <div class="alert alert-error">
-            ${icons.warning}
-            <div>
-              Scripts and integrations using this key stop working at once: their next request is
-              rejected. This cannot be undone.
-            </div>
-          </div>
-          <dl class="details">
-            <dt>Key</dt>
-            <dd><span class="mono">…${token.lastFour}</span></dd>
-            <dt>State</dt>
-            <dd>${stateBadge(token)}</dd>
-            <dt>Permissions</dt>
-            <dd>${grantedSummary(token.permissions)}</dd>
-            <dt>Created</dt>
-            <dd>${formatDate(token.createdAt)}</dd>
-            <dt>Last Used</dt>
-            <dd>${token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}</dd>
-            <dt>Expires At</dt>
-            <dd>${formatDate(token.expiresAt)}</dd>
-          </dl>
-        </div>
-        <form class="card-footer" method="post" action="${API_KEYS_PATH}/${token.id}/delete">
-          ${csrfField(csrfToken)}
-          <button class="button button-danger" type="submit">Delete Token</button>
-          <a class="button" href="${API_KEYS_PATH}" autofocus>Cancel</a>
-        </form>
-      </section>`,
+      breadcrumb: [...BREADCRUMB, { label: 'API Keys', href: API_KEYS_PATH }],
+      title: 'Delete API key',
+    })}
+    ${confirmCard({
+      question: `Delete “${token.name}”?`,
+      warning:
+        'Scripts and integrations using this key stop working at once: their next request is rejected. This cannot be undone.',
+      severity: 'error',
+      details: html`<dt>Key</dt>
+        <dd><span class="mono">…${token.lastFour}</span></dd>
+        <dt>State</dt>
+        <dd>${stateBadge(token)}</dd>
+        <dt>Permissions</dt>
+        <dd>${grantedSummary(token.permissions)}</dd>
+        <dt>Created</dt>
+        <dd>${formatDate(token.createdAt)}</dd>
+        <dt>Last Used</dt>
+        <dd>${token.lastUsedAt === null ? 'Never' : formatDate(token.lastUsedAt)}</dd>
+        <dt>Expires At</dt>
+        <dd>${formatDate(token.expiresAt)}</dd>`,
+      action: `${API_KEYS_PATH}/${token.id}/delete`,
+      csrfToken,
+      button: 'Delete Token',
+      cancelHref: API_KEYS_PATH,
+    })}`,
   );
 }

@@ -19,7 +19,7 @@ import {
   validateCreateToken,
   type FieldProblem,
 } from '@vigil/control-plane';
-import { AdminGuard } from '../security/admin.guard';
+import { AdminActionGuard } from '../security/admin-action.guard';
 import { type WebRequest } from '../security/web-request';
 import { sendPage } from '../views/send-page';
 import {
@@ -48,7 +48,7 @@ const NOTICES: Readonly<Record<string, string>> = {
  * rules are the ApiTokenService's, the same the operator CLI uses.
  */
 @Controller('settings/access/api-keys')
-@UseGuards(AdminGuard)
+@UseGuards(new AdminActionGuard('manage API keys'))
 export class ApiKeysController {
   constructor(@Inject(ApiTokenService) private readonly tokens: ApiTokenService) {}
 

@@ -17,7 +17,8 @@ import {
   fieldError,
   invalid,
   noticeAlert,
-} from '../notifications/form-parts';
+  numberField,
+} from '../views/form-parts';
 import {
   FREQUENCY_CHOICES,
   formValuesOf,
@@ -229,32 +230,6 @@ function providerChoices(
       )}
     </div>
   </fieldset>`;
-}
-
-function numberField(options: {
-  id: string;
-  name: string;
-  label: string;
-  hint: string;
-  value: string;
-  error: string | undefined;
-}): SafeHtml {
-  const { id, error } = options;
-  return html`<div class="field field-narrow">
-    <label for="${id}">${options.label}</label>
-    <p class="hint" id="${id}-hint">${options.hint}</p>
-    ${fieldError(`${id}-error`, error)}
-    <input
-      type="text"
-      inputmode="numeric"
-      id="${id}"
-      name="${options.name}"
-      value="${options.value}"
-      autocomplete="off"
-      ${invalid(error !== undefined)}
-      ${describedBy(`${id}-hint`, error !== undefined && `${id}-error`)}
-    />
-  </div>`;
 }
 
 function customForm(model: DetectionNotificationsModel, custom: NotificationSettings): SafeHtml {

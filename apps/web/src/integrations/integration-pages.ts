@@ -15,11 +15,15 @@ import {
   fieldError,
   invalid,
   noticeAlert,
-} from '../notifications/form-parts';
+} from '../views/form-parts';
+import { confirmCard } from '../views/confirm-card';
 import { formatDate } from '../views/format-date';
 import { flag, html, type SafeHtml } from '../views/html';
 import { icons } from '../views/icons';
 import { appPage, pageHeader } from '../views/layout';
+import { secretShownOnce } from '../views/secret-shown-once';
+import { tableDate } from '../views/table-date';
+import { warningStatus } from '../views/warning-status';
 import { TEST_NOTIFICATION_PREFIX } from './test-event-delivery';
 import {
   KIND_CHOICES,
@@ -49,13 +53,6 @@ function isAdmin(session: ActiveSession): boolean {
 
 function providerPath(provider: Pick<WebhookProviderView, 'id'>): string {
   return `${INTEGRATIONS_PATH}/${provider.id}`;
-}
-
-/** A date on one line and its time below, for narrow table columns. */
-function tableDate(at: Date | null, fallback = 'Never'): SafeHtml {
-  if (at === null) return html`<span class="muted">${fallback}</span>`;
-  const [day, time] = formatDate(at).split(', ');
-  return html`<time datetime="${at.toISOString()}">${day}<span class="time">${time}</span></time>`;
 }
 
 function statusBadge(status: DeliveryStatus): SafeHtml {
@@ -290,63 +287,31 @@ export function providerSecretPage(
     csrfToken,
     title,
     html`${pageHeader({ breadcrumb: BREADCRUMB, title })}
-      <div class="alert alert-warning" role="status">
-        ${icons.warning}
-        <div>
-          <h2>Copy the signing secret now</h2>
-          <p>
-            This is the only time it is shown.
-            ${
-              reason === 'rotated'
-                ? 'Requests are signed with it from now on; the previous secret no longer verifies.'
-                : 'If it is lost, rotate the secret to get a new one.'
-            }
-          </p>
-        </div>
-      </div>
-      <section class="card" aria-labelledby="secret-heading">
-        <div class="card-header"><h2 id="secret-heading">${provider.name}</h2></div>
-        <div class="card-body">
-          <label for="signing-secret">Signing secret</label>
-          <div class="secret">
-            <input
-              type="text"
-              id="signing-secret"
-              value="${secret}"
-              readonly
-              spellcheck="false"
-              autocomplete="off"
-              data-focus-on-load
-              aria-describedby="copy-status"
-            />
-            <button
-              class="button"
-              type="button"
-              data-copy="signing-secret"
-              data-copy-status="copy-status"
-              hidden
-            >
-              ${icons.copy}Copy
-            </button>
-          </div>
-          <p class="copy-status" id="copy-status" role="status" aria-live="polite"></p>
-          <dl class="details">
-            <dt>URL</dt>
-            <dd><span class="mono">${provider.url}</span></dd>
-            <dt>Kind</dt>
-            <dd>${kindLabel(provider.kind)}</dd>
-            <dt>Verify with</dt>
-            <dd>
-              The Standard Webhooks headers <span class="mono">webhook-id</span>,
-              <span class="mono">webhook-timestamp</span> and
-              <span class="mono">webhook-signature</span> (HMAC-SHA256 with this secret).
-            </dd>
-          </dl>
-        </div>
-        <div class="card-footer">
-          <a class="button button-primary" href="${providerPath(provider)}">Done</a>
-        </div>
-      </section>`,
+    ${warningStatus(
+      'Copy the signing secret now',
+      `This is the only time it is shown. ${
+        reason === 'rotated'
+          ? 'Requests are signed with it from now on; the previous secret no longer verifies.'
+          : 'If it is lost, rotate the secret to get a new one.'
+      }`,
+    )}
+    ${secretShownOnce({
+      owner: provider.name,
+      id: 'signing-secret',
+      label: 'Signing secret',
+      value: secret,
+      details: html`<dt>URL</dt>
+        <dd><span class="mono">${provider.url}</span></dd>
+        <dt>Kind</dt>
+        <dd>${kindLabel(provider.kind)}</dd>
+        <dt>Verify with</dt>
+        <dd>
+          The Standard Webhooks headers <span class="mono">webhook-id</span>,
+          <span class="mono">webhook-timestamp</span> and
+          <span class="mono">webhook-signature</span> (HMAC-SHA256 with this secret).
+        </dd>`,
+      doneHref: providerPath(provider),
+    })}`,
     html`<meta name="vigil-replace-url" content="${INTEGRATIONS_PATH}/secret-shown" />`,
   );
 }
@@ -358,16 +323,10 @@ export function secretGonePage(session: ActiveSession, csrfToken: string): SafeH
     csrfToken,
     'Signing secret',
     html`${pageHeader({ breadcrumb: BREADCRUMB, title: 'Signing secret' })}
-      <div class="alert alert-warning" role="status">
-        ${icons.warning}
-        <div>
-          <h2>The signing secret is no longer shown</h2>
-          <p>
-            A secret is shown only once, right after enrollment or rotation. If it was not copied,
-            rotate the provider’s secret to get a new one.
-          </p>
-        </div>
-      </div>
+      ${warningStatus(
+        'The signing secret is no longer shown',
+        'A secret is shown only once, right after enrollment or rotation. If it was not copied, rotate the provider’s secret to get a new one.',
+      )}
       <p><a class="button" href="${INTEGRATIONS_PATH}">Back to Integrations</a></p>`,
   );
 }
@@ -542,40 +501,25 @@ export function confirmProviderPage(
     csrfToken,
     rotate ? `Rotate the secret of ${provider.name}` : `Delete ${provider.name}`,
     html`${pageHeader({
-        breadcrumb: [...BREADCRUMB, { label: provider.name, href: path }],
-        title: rotate ? 'Rotate signing secret' : 'Delete webhook provider',
-      })}
-      <section class="card" aria-labelledby="confirm-heading">
-        <div class="card-header">
-          <h2 id="confirm-heading">${question}</h2>
-        </div>
-        <div class="card-body">
-          <div class="alert ${rotate ? 'alert-warning' : 'alert-error'}">
-            ${icons.warning}
-            <div>
-              ${
-                rotate
-                  ? 'Requests are signed with a new secret from now on, including retries of earlier deliveries. The endpoint rejects them until it is given the new secret, which is shown once.'
-                  : 'Vigil stops sending to this URL at once: pending deliveries to it fail, and Notifications no longer offers it. This cannot be undone.'
-              }
-            </div>
-          </div>
-          <dl class="details">
-            <dt>URL</dt>
-            <dd><span class="mono">${provider.url}</span></dd>
-            <dt>Kind</dt>
-            <dd>${kindLabel(provider.kind)}</dd>
-            <dt>Enrolled</dt>
-            <dd>${formatDate(provider.createdAt)}</dd>
-          </dl>
-        </div>
-        <form class="card-footer" method="post" action="${path}/${action}">
-          ${csrfField(csrfToken)}
-          <button class="button ${rotate ? 'button-primary' : 'button-danger'}" type="submit">
-            ${rotate ? 'Rotate secret' : 'Delete provider'}
-          </button>
-          <a class="button" href="${path}" autofocus>Cancel</a>
-        </form>
-      </section>`,
+      breadcrumb: [...BREADCRUMB, { label: provider.name, href: path }],
+      title: rotate ? 'Rotate signing secret' : 'Delete webhook provider',
+    })}
+    ${confirmCard({
+      question,
+      warning: rotate
+        ? 'Requests are signed with a new secret from now on, including retries of earlier deliveries. The endpoint rejects them until it is given the new secret, which is shown once.'
+        : 'Vigil stops sending to this URL at once: pending deliveries to it fail, and Notifications no longer offers it. This cannot be undone.',
+      severity: rotate ? 'warning' : 'error',
+      details: html`<dt>URL</dt>
+        <dd><span class="mono">${provider.url}</span></dd>
+        <dt>Kind</dt>
+        <dd>${kindLabel(provider.kind)}</dd>
+        <dt>Enrolled</dt>
+        <dd>${formatDate(provider.createdAt)}</dd>`,
+      action: `${path}/${action}`,
+      csrfToken,
+      button: rotate ? 'Rotate secret' : 'Delete provider',
+      cancelHref: path,
+    })}`,
   );
 }

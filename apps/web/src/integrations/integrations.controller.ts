@@ -19,7 +19,7 @@ import {
   type DeliveryView,
   type WebhookProviderView,
 } from '@vigil/control-plane';
-import { AdminActionGuard } from '../notifications/admin-action.guard';
+import { AdminActionGuard } from '../security/admin-action.guard';
 import { SignedInGuard } from '../security/signed-in.guard';
 import { type WebRequest } from '../security/web-request';
 import { sendPage } from '../views/send-page';
@@ -46,7 +46,7 @@ const NOTICES: Readonly<Record<string, string>> = {
   resent: 'Delivery queued again with a fresh retry schedule.',
 };
 
-/** How many recent deliveries are read to find each provider's. */
+/** How many recent deliveries are read to find each provider's latest, for the list. */
 const RECENT_DELIVERIES = 500;
 const DELIVERIES_PER_PROVIDER = 20;
 
@@ -138,9 +138,11 @@ export class IntegrationsController {
     @Query('notice') notice?: string,
   ): Promise<void> {
     const provider = await this.find(id);
-    const recent = (await this.deliveries.list({ limit: RECENT_DELIVERIES }))
-      .filter((d) => d.channel === 'webhook' && d.target === provider.id)
-      .slice(0, DELIVERIES_PER_PROVIDER);
+    const recent = await this.deliveries.list({
+      channel: 'webhook',
+      target: provider.id,
+      limit: DELIVERIES_PER_PROVIDER,
+    });
     const deliveries = await Promise.all(
       recent.map(async (delivery) => ({
         delivery,

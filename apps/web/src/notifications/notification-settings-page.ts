@@ -18,7 +18,8 @@ import {
   fieldError,
   invalid,
   noticeAlert,
-} from './form-parts';
+  numberField,
+} from '../views/form-parts';
 import {
   FREQUENCY_CHOICES,
   type NotificationSettingsFormErrors,
@@ -223,39 +224,8 @@ ${values.recipients}</textarea>
             )}
           </div>
         </fieldset>
-        <div class="field field-narrow">
-          <label for="threshold">Notify when the event count exceeds</label>
-          <p class="hint" id="threshold-hint">
-            Required for Threshold mode: a whole number of events.
-          </p>
-          ${fieldError('threshold-error', e.threshold)}
-          <input
-            type="text"
-            inputmode="numeric"
-            id="threshold"
-            name="threshold"
-            value="${values.threshold}"
-            autocomplete="off"
-            ${invalid(e.threshold !== undefined)}${describedBy('threshold-hint', e.threshold !== undefined && 'threshold-error')}
-          />
-        </div>
-        <div class="field field-narrow">
-          <label for="batch-window">Batch window (minutes)</label>
-          <p class="hint" id="batch-window-hint">
-            How often Batch mode sends its digest. Default ${DEFAULT_BATCH_WINDOW_MINUTES}; from
-            ${MIN_BATCH_WINDOW_MINUTES} to ${n(MAX_BATCH_WINDOW_MINUTES)}.
-          </p>
-          ${fieldError('batch-window-error', e.batchWindowMinutes)}
-          <input
-            type="text"
-            inputmode="numeric"
-            id="batch-window"
-            name="batch_window_minutes"
-            value="${values.batchWindowMinutes}"
-            autocomplete="off"
-            ${invalid(e.batchWindowMinutes !== undefined)}${describedBy('batch-window-hint', e.batchWindowMinutes !== undefined && 'batch-window-error')}
-          />
-        </div>
+        ${numberField({ id: 'threshold', name: 'threshold', label: 'Notify when the event count exceeds', hint: 'Required for Threshold mode: a whole number of events.', value: values.threshold, error: e.threshold })}
+        ${numberField({ id: 'batch-window', name: 'batch_window_minutes', label: 'Batch window (minutes)', hint: `How often Batch mode sends its digest. Default ${DEFAULT_BATCH_WINDOW_MINUTES}; from ${MIN_BATCH_WINDOW_MINUTES} to ${n(MAX_BATCH_WINDOW_MINUTES)}.`, value: values.batchWindowMinutes, error: e.batchWindowMinutes })}
       </div>
     </section>
     <section class="card" aria-labelledby="webhook-heading">
@@ -277,24 +247,7 @@ ${values.recipients}</textarea>
     <section class="card" aria-labelledby="limits-heading">
       <div class="card-header"><h2 id="limits-heading">Limits</h2></div>
       <div class="card-body">
-        <div class="field field-narrow">
-          <label for="max-events">Max events per notification</label>
-          <p class="hint" id="max-events-hint">
-            Event summaries attached to one notification; counts stay exact. Default
-            ${n(DEFAULT_MAX_EVENTS_PER_NOTIFICATION)}; from ${MIN_MAX_EVENTS_PER_NOTIFICATION} to
-            ${n(MAX_MAX_EVENTS_PER_NOTIFICATION)}.
-          </p>
-          ${fieldError('max-events-error', e.maxEvents)}
-          <input
-            type="text"
-            inputmode="numeric"
-            id="max-events"
-            name="max_events"
-            value="${values.maxEvents}"
-            autocomplete="off"
-            ${invalid(e.maxEvents !== undefined)}${describedBy('max-events-hint', e.maxEvents !== undefined && 'max-events-error')}
-          />
-        </div>
+        ${numberField({ id: 'max-events', name: 'max_events', label: 'Max events per notification', hint: `Event summaries attached to one notification; counts stay exact. Default ${n(DEFAULT_MAX_EVENTS_PER_NOTIFICATION)}; from ${MIN_MAX_EVENTS_PER_NOTIFICATION} to ${n(MAX_MAX_EVENTS_PER_NOTIFICATION)}.`, value: values.maxEvents, error: e.maxEvents })}
       </div>
       <div class="card-footer">
         <button class="button button-primary" type="submit">Save settings</button>

@@ -12,10 +12,10 @@ import {
   unsilenceGlobal,
   type NotificationSettings,
 } from '@vigil/notification-policy';
+import { AdminActionGuard } from '../security/admin-action.guard';
 import { SignedInGuard } from '../security/signed-in.guard';
 import { type WebRequest } from '../security/web-request';
 import { sendPage } from '../views/send-page';
-import { AdminActionGuard } from './admin-action.guard';
 import {
   formValuesOf,
   parseNotificationSettingsForm,

@@ -1,7 +1,7 @@
-import { flag, html, type SafeHtml } from '../views/html';
-import { icons } from '../views/icons';
+import { flag, html, type SafeHtml } from './html';
+import { icons } from './icons';
 
-/** Pieces shared by the settings forms: the CSRF field, errors next to controls, notices. */
+/** Pieces shared by the forms: the CSRF field, errors next to controls, notices. */
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${token}" />`;
 }
@@ -33,6 +33,7 @@ export function noticeAlert(notice: string | undefined): SafeHtml {
 export function errorSummary(
   heading: string,
   items: readonly { href?: string; message: string }[],
+  instruction = 'Fix the following and try again:',
 ): SafeHtml {
   if (items.length === 0) return html``;
   return html`<div
@@ -45,7 +46,7 @@ export function errorSummary(
     ${icons.alert}
     <div>
       <h2>${heading}</h2>
-      <p>Fix the following and try again:</p>
+      <p>${instruction}</p>
       <ul>
         ${items.map((item) =>
           item.href === undefined
@@ -87,5 +88,32 @@ export function choice(control: {
       <label for="${control.id}">${control.label}</label>
       ${descId && html`<span class="choice-desc" id="${descId}">${control.description}</span>`}
     </div>
+  </div>`;
+}
+
+/** A whole-number field with its hint and, when refused, its error. */
+export function numberField(options: {
+  id: string;
+  name: string;
+  label: string;
+  hint: string;
+  value: string;
+  error: string | undefined;
+}): SafeHtml {
+  const { id, error } = options;
+  return html`<div class="field field-narrow">
+    <label for="${id}">${options.label}</label>
+    <p class="hint" id="${id}-hint">${options.hint}</p>
+    ${fieldError(`${id}-error`, error)}
+    <input
+      type="text"
+      inputmode="numeric"
+      id="${id}"
+      name="${options.name}"
+      value="${options.value}"
+      autocomplete="off"
+      ${invalid(error !== undefined)}
+      ${describedBy(`${id}-hint`, error !== undefined && `${id}-error`)}
+    />
   </div>`;
 }
