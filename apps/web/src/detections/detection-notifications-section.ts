@@ -18,6 +18,7 @@ import {
   invalid,
   noticeAlert,
   numberField,
+  recipientsField,
 } from '../views/form-parts';
 import {
   FREQUENCY_CHOICES,
@@ -266,20 +267,7 @@ function customForm(model: DetectionNotificationsModel, custom: NotificationSett
             />
             <span>Send email notifications</span>
           </label>
-          <div class="field">
-            <label for="recipients">Recipients</label>
-            <p class="hint" id="recipients-hint">One address per line, or separated by commas.</p>
-            ${fieldError('recipients-error', e.recipients)}
-            <textarea
-              id="recipients"
-              name="recipients"
-              rows="3"
-              spellcheck="false"
-              autocomplete="off"
-              ${invalid(e.recipients !== undefined)}${describedBy('recipients-hint', e.recipients !== undefined && 'recipients-error')}
-            >
-${values.recipients}</textarea>
-          </div>
+          ${recipientsField({ value: values.recipients, error: e.recipients, rows: 3 })}
           <label class="choice">
             <input
               type="checkbox"

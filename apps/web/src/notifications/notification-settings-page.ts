@@ -16,9 +16,9 @@ import {
   describedBy,
   errorSummary,
   fieldError,
-  invalid,
   noticeAlert,
   numberField,
+  recipientsField,
 } from '../views/form-parts';
 import {
   FREQUENCY_CHOICES,
@@ -184,20 +184,7 @@ function editForm(model: NotificationSettingsPageModel): SafeHtml {
           checked: values.emailEnabled,
           label: 'Send email notifications',
         })}
-        <div class="field">
-          <label for="recipients">Recipients</label>
-          <p class="hint" id="recipients-hint">One address per line, or separated by commas.</p>
-          ${fieldError('recipients-error', e.recipients)}
-          <textarea
-            id="recipients"
-            name="recipients"
-            rows="4"
-            spellcheck="false"
-            autocomplete="off"
-            ${invalid(e.recipients !== undefined)}${describedBy('recipients-hint', e.recipients !== undefined && 'recipients-error')}
-          >
-${values.recipients}</textarea>
-        </div>
+        ${recipientsField({ value: values.recipients, error: e.recipients, rows: 4 })}
       </div>
     </section>
     <section class="card" aria-labelledby="frequency-heading">

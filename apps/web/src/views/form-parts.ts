@@ -117,3 +117,26 @@ export function numberField(options: {
     />
   </div>`;
 }
+
+/** The email recipients box of the global and the per-detection notification settings. */
+export function recipientsField(options: {
+  value: string;
+  error: string | undefined;
+  rows: number;
+}): SafeHtml {
+  const { error } = options;
+  return html`<div class="field">
+    <label for="recipients">Recipients</label>
+    <p class="hint" id="recipients-hint">One address per line, or separated by commas.</p>
+    ${fieldError('recipients-error', error)}
+    <textarea
+      id="recipients"
+      name="recipients"
+      rows="${String(options.rows)}"
+      spellcheck="false"
+      autocomplete="off"
+      ${invalid(error !== undefined)}${describedBy('recipients-hint', error !== undefined && 'recipients-error')}
+    >
+${options.value}</textarea>
+  </div>`;
+}
