@@ -158,6 +158,37 @@ describe('DetectionPartition', () => {
     expect(restored.punctuate(T0 + 2_000)).toBeNull();
   });
 
+  it('keeps the de-duplication window across a restore, its sealed segments included', () => {
+    const settings = new FakeSettings();
+    const first = new DetectionPartition({ topics, partition: 2, settings }, new Map(), T0);
+    const changelog = new Map<string, Buffer>();
+    const ids = Array.from({ length: 2_300 }, (_, i) => `e${i}`);
+    for (const chunk of [ids.slice(0, 1_200), ids.slice(1_200)]) {
+      const batch = first.process(
+        chunk.map((id) => record('det-a', id)),
+        T0,
+      );
+      for (const o of batch.outputs.filter((o) => o.topic === topics.detectionState)) {
+        expect(o.partition).toBe(2);
+        changelog.set(o.key, o.value!);
+      }
+      batch.commit!();
+    }
+    expect([...changelog.keys()].sort()).toEqual([
+      'dedup-window:0:det-a',
+      'dedup-window:1:det-a',
+      'det-a',
+    ]);
+
+    const restored = new DetectionPartition({ topics, partition: 2, settings }, changelog, T0);
+    // A connector resending everything, plus one new event: only the new one counts.
+    const resend = restored.process(
+      [...ids, 'e-new'].map((id) => record('det-a', id)),
+      T0 + 1_000,
+    );
+    expect(commandsIn(resend.outputs).map((c) => c.currentCount)).toEqual([2_301]);
+  });
+
   it('re-examines detections when their settings change, so lifting a disable reports at once', () => {
     const settings = new FakeSettings();
     settings.current = webhookSettings({ silence: { kind: 'disabled' } });

@@ -1,4 +1,4 @@
-import { parseDetectionEvent } from '@vigil/contracts';
+import { parseDetectionEventFast } from '@vigil/contracts';
 import type {
   ChangelogEntries,
   DecodedRecord,
@@ -8,6 +8,7 @@ import type {
   Punctuation,
 } from '@vigil/kafka';
 import {
+  DEFAULT_DETECTION_STATE_OPTIONS,
   applyEvents,
   decide,
   nextWakeUp,
@@ -16,10 +17,10 @@ import {
   type DetectionStateOptions,
 } from '@vigil/notification-policy';
 import {
-  INVESTIGATION_STATE_PREFIX,
   commandRecord,
   describeProblems,
-  detectionStateRecord,
+  detectionStateRecords,
+  restoreDetectionStates,
   toDetectionEvent,
   type ProcessorTopics,
 } from './processor-records';
@@ -41,7 +42,10 @@ export interface DetectionPartitionOptions {
  * recalculation (DESIGN.md §4).
  */
 export class DetectionPartition implements PartitionHandler {
-  private readonly states = new Map<string, DetectionState>();
+  private readonly states: Map<string, DetectionState>;
+  private readonly windowSize: number;
+  /** Restored from records that carried their whole window: the next write seals it in segments. */
+  private readonly wholeWindowRecords: Set<string>;
   private readonly wakeUps = new Map<string, number>();
   private recheck: Set<string> | 'all' = new Set();
 
@@ -50,11 +54,11 @@ export class DetectionPartition implements PartitionHandler {
     changelog: ChangelogEntries,
     now: number,
   ) {
-    for (const [key, value] of changelog) {
-      if (key.startsWith(INVESTIGATION_STATE_PREFIX)) continue;
-      const state = JSON.parse(value.toString('utf8')) as DetectionState;
-      if (state.schemaVersion === 1) this.states.set(key, state);
-    }
+    this.windowSize =
+      options.stateOptions?.dedupWindowSize ?? DEFAULT_DETECTION_STATE_OPTIONS.dedupWindowSize;
+    const restored = restoreDetectionStates(changelog, this.windowSize);
+    this.states = restored.states;
+    this.wholeWindowRecords = restored.wholeWindowRecords;
     for (const [id, state] of this.states) this.schedule(id, state, now);
   }
 
@@ -76,7 +80,7 @@ export class DetectionPartition implements PartitionHandler {
     const rejected: ProcessedBatch['rejected'] = [];
     const byDetection = new Map<string, DetectionEvent[]>();
     for (const record of records) {
-      const parsed = parseDetectionEvent(record.value, now);
+      const parsed = parseDetectionEventFast(record.value, now);
       if (!parsed.ok) {
         rejected.push({ record, reason: describeProblems('detection event', parsed.errors) });
         continue;
@@ -94,12 +98,8 @@ export class DetectionPartition implements PartitionHandler {
     const outputs: OutputRecord[] = [];
     const staged = new Map<string, DetectionState>();
     for (const [detectionId, events] of byDetection) {
-      const applied = applyEvents(
-        this.states.get(detectionId),
-        events,
-        now,
-        this.options.stateOptions,
-      );
+      const previous = this.states.get(detectionId);
+      const applied = applyEvents(previous, events, now, this.options.stateOptions);
       // A resend of known events changes nothing and sends nothing.
       if (applied.added === 0) continue;
       const { settings } = this.options.settings.effective(detectionId);
@@ -107,7 +107,7 @@ export class DetectionPartition implements PartitionHandler {
       for (const decision of decisions) {
         outputs.push(commandRecord(this.options.topics, detectionId, decision, now));
       }
-      outputs.push(detectionStateRecord(this.options.topics, this.options.partition, state));
+      outputs.push(...this.stateRecords(previous?.count ?? 0, state));
       staged.set(detectionId, state);
     }
     return { outputs, rejected, commit: () => this.adopt(staged, now) };
@@ -135,7 +135,7 @@ export class DetectionPartition implements PartitionHandler {
       for (const decision of decisions) {
         outputs.push(commandRecord(this.options.topics, detectionId, decision, now));
       }
-      outputs.push(detectionStateRecord(this.options.topics, this.options.partition, state));
+      outputs.push(...this.stateRecords(current.count, state));
       staged.set(detectionId, state);
     }
     for (const [detectionId, at] of this.wakeUps) {
@@ -148,9 +148,17 @@ export class DetectionPartition implements PartitionHandler {
     return { outputs, commit: () => this.adopt(staged, now) };
   }
 
+  private stateRecords(previousCount: number, state: DetectionState): OutputRecord[] {
+    const { topics, partition } = this.options;
+    const { windowSize, wholeWindowRecords } = this;
+    const whole = wholeWindowRecords.has(state.detectionId);
+    return detectionStateRecords(topics, partition, previousCount, state, windowSize, whole);
+  }
+
   private adopt(staged: Map<string, DetectionState>, now: number): void {
     for (const [detectionId, state] of staged) {
       this.states.set(detectionId, state);
+      this.wholeWindowRecords.delete(detectionId);
       this.schedule(detectionId, state, now);
     }
   }

@@ -13,6 +13,7 @@ export {
   type InvestigationRecord,
   type InvestigationFinding,
 } from './investigation';
+export { parseDetectionEventFast } from './parse-detection-event-fast';
 export { parseRecordBatch, type RawBatch } from './parse-record-batch';
 export {
   encodeNotificationCommand,

@@ -43,50 +43,62 @@ export function applyEvents(
     }
   }
 
-  const seen = new Set(current.recentEventIds);
-  const recentEventIds = [...current.recentEventIds];
-  const pendingEvents = [...current.pendingEvents];
-  const users = [...current.users];
-  const knownEmails = new Set(users.map((user) => user.email));
-  const overflowUserHashes = [...current.overflowUserHashes];
-  const overflow = new Set(overflowUserHashes);
+  const seen = seenIds(current.recentEventIds, ordered);
+  // New items are collected apart and joined once: concat allocates exactly what it holds, where
+  // pushing onto copies would leave spare capacity in every state kept in memory.
+  const newEventIds: string[] = [];
+  const newPendingEvents: BufferedEvent[] = [];
+  const newUsers: AffectedUser[] = [];
+  const users = current.users;
+  const knownUsers = new Map(users.map((user) => [user.email, user]));
+  const newOverflowUserHashes: string[] = [];
+  const overflow = new Set(current.overflowUserHashes);
   let { count, firstEventAt, lastEventAt, userCount, detectionName } = current;
   let added = 0;
 
   for (const event of ordered) {
     if (seen.has(event.id)) continue;
     seen.add(event.id);
-    recentEventIds.push(event.id);
+    newEventIds.push(event.id);
     added++;
     count++;
     firstEventAt = count === 1 ? event.timestamp : Math.min(firstEventAt, event.timestamp);
     lastEventAt = count === 1 ? event.timestamp : Math.max(lastEventAt, event.timestamp);
     if (event.detectionName) detectionName = event.detectionName;
+
+    const email = event.personEmail.trim().toLowerCase();
+    let user = knownUsers.get(email);
+    if (email !== '' && !user) {
+      if (users.length + newUsers.length < opts.userListLimit) {
+        user = {
+          email: email === event.personEmail ? event.personEmail : email,
+          name: event.personName,
+        };
+        newUsers.push(user);
+        knownUsers.set(email, user);
+        userCount++;
+      } else {
+        const hash = sha1Hex(email).slice(0, 16);
+        if (!overflow.has(hash)) {
+          overflow.add(hash);
+          newOverflowUserHashes.push(hash);
+          userCount++;
+        }
+      }
+    }
+    // Equal strings already held by the state are shared rather than kept once per event: a
+    // detection's events mostly repeat the same few people and descriptions.
+    const previous = newPendingEvents.at(-1) ?? current.pendingEvents.at(-1);
     const buffered: BufferedEvent = {
       id: event.id,
-      personName: event.personName,
-      personEmail: event.personEmail,
-      description: event.description,
+      personName: user?.name === event.personName ? user.name : event.personName,
+      personEmail: user?.email === event.personEmail ? user.email : event.personEmail,
+      description:
+        previous?.description === event.description ? previous.description : event.description,
       timestamp: event.timestamp,
       seq: count,
     };
-    pendingEvents.push(buffered);
-
-    const email = event.personEmail.trim().toLowerCase();
-    if (email === '' || knownEmails.has(email)) continue;
-    if (users.length < opts.userListLimit) {
-      const user: AffectedUser = { email, name: event.personName };
-      users.push(user);
-      knownEmails.add(email);
-      userCount++;
-    } else {
-      const hash = sha1Hex(email).slice(0, 16);
-      if (!overflow.has(hash)) {
-        overflow.add(hash);
-        overflowUserHashes.push(hash);
-        userCount++;
-      }
-    }
+    newPendingEvents.push(buffered);
   }
 
   return {
@@ -97,10 +109,13 @@ export function applyEvents(
       firstEventAt,
       lastEventAt,
       userCount,
-      users,
-      overflowUserHashes,
-      recentEventIds: keepLast(recentEventIds, opts.dedupWindowSize),
-      pendingEvents: keepLast(pendingEvents, opts.eventBufferLimit),
+      users: joined(users, newUsers),
+      overflowUserHashes: joined(current.overflowUserHashes, newOverflowUserHashes),
+      recentEventIds: keepLast(joined(current.recentEventIds, newEventIds), opts.dedupWindowSize),
+      pendingEvents: keepLast(
+        joined(current.pendingEvents, newPendingEvents),
+        opts.eventBufferLimit,
+      ),
     },
     added,
   };
@@ -122,6 +137,22 @@ function initialState(first: DetectionEvent | undefined): DetectionState {
     pendingEvents: [],
     channels: { webhook: emptyChannelState(), email: emptyChannelState() },
   };
+}
+
+/**
+ * The ids of `events` already in the window. One pass over the window against the batch's ids,
+ * rather than a set of the whole window: a batch is usually far smaller than the 10,000-id window.
+ */
+function seenIds(window: readonly string[], events: readonly DetectionEvent[]): Set<string> {
+  const batchIds = new Set<string>();
+  for (const event of events) batchIds.add(event.id);
+  const seen = new Set<string>();
+  for (const id of window) if (batchIds.has(id)) seen.add(id);
+  return seen;
+}
+
+function joined<T>(items: T[], added: T[]): T[] {
+  return added.length === 0 ? items : items.concat(added);
 }
 
 function keepLast<T>(items: T[], limit: number): T[] {

@@ -165,7 +165,7 @@ describe('decide — channels that cannot deliver', () => {
     );
   });
 
-  it("keeps a disabled channel's bookkeeping, so once enabled it reports everything since its last notification", () => {
+  it("keeps a disabled channel's count, so once enabled it reports everything since its last notification, attaching the events not yet reported elsewhere", () => {
     const emailOnly = settings({ webhookEnabled: false });
     const first = decide(stateWith(2), emailOnly, T0);
     expect(first.state.channels.webhook.lastNotifiedCount).toBe(0);
@@ -176,12 +176,9 @@ describe('decide — channels that cannot deliver', () => {
       eventCount: 4,
       since: T0 + 1000,
     });
-    expect(webhookOf(decisions)?.events.map((e) => e.id)).toEqual([
-      'evt-1',
-      'evt-2',
-      'evt-3',
-      'evt-4',
-    ]);
+    // Email reported evt-1 and evt-2 while webhooks were off: they were not kept for webhooks.
+    expect(webhookOf(decisions)?.events.map((e) => e.id)).toEqual(['evt-3', 'evt-4']);
+    expect(webhookOf(decisions)?.truncatedCount).toBe(2);
     expect(emailOf(decisions)).toMatchObject({ previousCount: 2, eventCount: 2 });
   });
 });
@@ -226,10 +223,31 @@ describe('decide — max events per notification', () => {
     expect(webhook).toMatchObject({ eventCount: 6, truncatedCount: 4 });
   });
 
-  it('drops buffered events once every channel has reported them, and keeps them for a channel that has not', () => {
+  it('drops buffered events once every sending channel has reported them', () => {
     expect(decide(stateWith(3), settings(), T0).state.pendingEvents).toEqual([]);
+    // A disabled channel holds nothing back: a detection's state stays small.
     const webhookOnly = settings({ emailEnabled: false });
-    expect(decide(stateWith(3), webhookOnly, T0).state.pendingEvents).toHaveLength(3);
+    expect(decide(stateWith(3), webhookOnly, T0).state.pendingEvents).toEqual([]);
+  });
+
+  it('keeps buffered events for an enabled channel that has not reported them yet', () => {
+    const highThreshold = settings({ frequency: 'threshold', threshold: 10 });
+    expect(decide(stateWith(3), highThreshold, T0).state.pendingEvents).toHaveLength(3);
+  });
+
+  it('keeps at most the newest max-events-per-notification events', () => {
+    const state = decide(
+      stateWith(5),
+      settings({ webhookEnabled: false, emailEnabled: false }),
+      T0,
+    ).state;
+    expect(state.pendingEvents).toHaveLength(5);
+    const capped = decide(
+      stateWith(5),
+      settings({ frequency: 'threshold', threshold: 10, maxEventsPerNotification: 2 }),
+      T0,
+    ).state;
+    expect(capped.pendingEvents.map((e) => e.id)).toEqual(['evt-4', 'evt-5']);
   });
 });
 

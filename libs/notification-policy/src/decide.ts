@@ -75,17 +75,34 @@ export function decide(
     }
   }
 
-  if (decisions.length === 0) return { state, decisions };
-  // Events every channel has reported are no longer needed.
-  const reportedEverywhere = Math.min(webhook.lastNotifiedCount, email.lastNotifiedCount);
+  if (decisions.length === 0) return { state: prunePending(state, settings), decisions };
   return {
-    state: {
-      ...state,
-      pendingEvents: state.pendingEvents.filter((event) => event.seq > reportedEverywhere),
-      channels: { webhook, email },
-    },
+    state: prunePending({ ...state, channels: { webhook, email } }, settings),
     decisions,
   };
+}
+
+/**
+ * Keeps only the buffered events a notification can still attach, so a detection's state stays
+ * bounded: a channel attaches at most the newest `maxEventsPerNotification` events since its
+ * last notification, and events every sending channel has reported are done. A channel that
+ * cannot send (off, or without targets) while another one sends does not hold events back: when
+ * it is turned on again, its first notification still counts everything since its last one, and
+ * attaches the newest events that are left.
+ */
+function prunePending(state: DetectionState, settings: NotificationSettings): DetectionState {
+  const { webhook, email } = state.channels;
+  const sending = [
+    settings.webhookEnabled && settings.webhookProviderIds.length > 0 ? webhook : null,
+    settings.emailEnabled && settings.recipients.length > 0 ? email : null,
+  ].filter((channel): channel is ChannelState => channel !== null);
+  const watched = sending.length > 0 ? sending : [webhook, email];
+  const reported = Math.min(...watched.map((channel) => channel.lastNotifiedCount));
+  const pending = state.pendingEvents;
+  let first = 0;
+  while (first < pending.length && pending[first].seq <= reported) first += 1;
+  first = Math.max(first, pending.length - settings.maxEventsPerNotification);
+  return first === 0 ? state : { ...state, pendingEvents: pending.slice(first) };
 }
 
 function fires(

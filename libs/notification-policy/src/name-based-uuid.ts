@@ -9,15 +9,25 @@ export const VIGIL_ID_NAMESPACE = '6f0c5a52-8f4e-4c1b-9a57-3c2e1d7b9e40';
  * id, so a replayed computation produces the ids it produced the first time.
  */
 export function nameBasedUuid(name: string, namespace: string = VIGIL_ID_NAMESPACE): string {
-  const hex = namespace.replace(/-/g, '');
-  if (!/^[0-9a-fA-F]{32}$/.test(hex)) throw new RangeError(`not a UUID: ${namespace}`);
-  const namespaceBytes: number[] = [];
-  for (let i = 0; i < 32; i += 2) namespaceBytes.push(parseInt(hex.slice(i, i + 2), 16));
-  const digest = sha1Bytes([...namespaceBytes, ...utf8Bytes(name)]).slice(0, 16);
+  const digest = sha1Bytes(namespaceBytesOf(namespace).concat(utf8Bytes(name))).slice(0, 16);
   digest[6] = (digest[6] & 0x0f) | 0x50;
   digest[8] = (digest[8] & 0x3f) | 0x80;
   const out = digest.map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
+}
+
+/** Every id is derived in the one namespace: its bytes are parsed once. */
+let lastNamespace: { namespace: string; bytes: readonly number[] } | null = null;
+
+function namespaceBytesOf(namespace: string): readonly number[] {
+  if (lastNamespace?.namespace !== namespace) {
+    const hex = namespace.replace(/-/g, '');
+    if (!/^[0-9a-fA-F]{32}$/.test(hex)) throw new RangeError(`not a UUID: ${namespace}`);
+    const bytes: number[] = [];
+    for (let i = 0; i < 32; i += 2) bytes.push(parseInt(hex.slice(i, i + 2), 16));
+    lastNamespace = { namespace, bytes };
+  }
+  return lastNamespace.bytes;
 }
 
 /**
