@@ -14,6 +14,10 @@
 # VIGIL_{KAFKA,REGISTRY,ES}_HEAP, VIGIL_PG_DATABASE, VIGIL_HEALTH_TIMEOUT (s, per
 # server), VIGIL_STOP_TIMEOUT (s), VIGIL_STARTED_FILE, VIGIL_STOP_ONLY_STARTED=1,
 # VIGIL_JAVA_HOME, VIGIL_ES_USER (used when running as root).
+# A second, private set of servers (fault tests stop and start their own): other ports,
+# VIGIL_RUN_DIR elsewhere, and VIGIL_PG_OWN_CLUSTER=1 for a PostgreSQL cluster of its own in
+# $VIGIL_RUN_DIR/postgres (initdb/pg_ctl of the machine's PostgreSQL, as user postgres when
+# root), which `stop postgres` then stops too.
 set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,6 +39,7 @@ ES_TRANSPORT_PORT=${VIGIL_ES_TRANSPORT_PORT:-9300-9399}
 PG_PORT=${VIGIL_PG_PORT:-5432}
 PG_DATABASE=${VIGIL_PG_DATABASE:-vigil}
 PG_USER=postgres
+PG_OWN_CLUSTER=${VIGIL_PG_OWN_CLUSTER:-0}
 
 KAFKA_HEAP=${VIGIL_KAFKA_HEAP:--Xms256m -Xmx512m}
 REGISTRY_HEAP=${VIGIL_REGISTRY_HEAP:--Xmx384m}
@@ -425,11 +430,57 @@ EOF
     ES_JAVA_OPTS="$ES_HEAP" HOME="$ES_BASE" "$ES_HOME/bin/elasticsearch"
 }
 
+pg_bin() {
+  local dir
+  dir=$(find /usr/lib/postgresql -maxdepth 2 -name bin -type d 2>/dev/null | sort -V | tail -1)
+  [[ -x $dir/$1 ]] || die "postgres: $1 not found under /usr/lib/postgresql/*/bin"
+  echo "$dir/$1"
+}
+
+# Runs a PostgreSQL tool as the cluster's owner (PostgreSQL refuses to run as root).
+as_pg_owner() {
+  if [[ $EUID -eq 0 ]]; then
+    setpriv --reuid=postgres --regid=postgres --init-groups "$@"
+  else
+    "$@"
+  fi
+}
+
+start_own_postgres() {
+  local dir=$RUN_DIR/postgres
+  mkdir -p "$dir"
+  [[ $EUID -eq 0 ]] && chown postgres: "$dir" && chmod 755 "$RUN_DIR"
+  if [[ ! -s $dir/data/PG_VERSION ]]; then
+    log "postgres: initdb in $dir/data"
+    as_pg_owner "$(pg_bin initdb)" -D "$dir/data" -U "$PG_USER" --auth=trust -E UTF8 \
+      >>"$LOG_DIR/postgres.log" 2>&1 9>&- || die "postgres: initdb failed, see $LOG_DIR/postgres.log"
+  fi
+  [[ $EUID -eq 0 ]] && chown postgres: "$LOG_DIR/postgres.log"
+  as_pg_owner "$(pg_bin pg_ctl)" -D "$dir/data" -l "$LOG_DIR/postgres.log" -w -t 60 \
+    -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -k $dir -c max_connections=200" start \
+    >/dev/null 9>&- || die "postgres: pg_ctl start failed, see $LOG_DIR/postgres.log"
+}
+
+stop_own_postgres() {
+  local data=$RUN_DIR/postgres/data
+  if [[ -s $data/postmaster.pid ]]; then
+    log "postgres: stopping the cluster in $data"
+    as_pg_owner "$(pg_bin pg_ctl)" -D "$data" -m fast -w -t "$STOP_TIMEOUT" stop >/dev/null 9>&- || true
+  else
+    log "postgres: not running"
+  fi
+}
+
 start_postgres() {
   local t0
   t0=$(now)
   if pg_healthy; then
     OUTCOME[postgres]=reused
+  elif [[ $PG_OWN_CLUSTER == 1 ]]; then
+    start_own_postgres
+    OUTCOME[postgres]=started
+    record_started postgres
+    STARTUP_SECS[postgres]=$(elapsed_since "$t0")
   else
     local cluster
     if [[ $EUID -eq 0 ]] && command -v pg_ctlcluster >/dev/null; then
@@ -615,7 +666,11 @@ cmd_stop() {
   local n
   for n in "${names[@]}"; do
     if [[ $n == postgres ]]; then
-      log "postgres: the machine's server, left running"
+      if [[ $PG_OWN_CLUSTER == 1 ]]; then
+        stop_own_postgres
+      else
+        log "postgres: the machine's server, left running"
+      fi
       continue
     fi
     stop_server "$n" &   # in parallel: each may take seconds to shut down cleanly

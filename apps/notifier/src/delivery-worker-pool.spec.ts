@@ -53,6 +53,7 @@ describe('DeliveryWorkerPool', () => {
       store: store as unknown as SqlDeliveryStore,
       senders: { webhook: send, email: send },
       concurrency: 2,
+      concurrencyPerTarget: 2,
       retrySchedule: [],
       leaseMs: 600_000,
       pollIntervalMs: 1_000,
@@ -70,6 +71,67 @@ describe('DeliveryWorkerPool', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(claims).toBe(3);
 
+    await pool.stop();
+  });
+  it('sends at most its share to one target and claims past the targets that are full', async () => {
+    const delivery = (id: string, target: string): ClaimedDelivery => ({
+      id,
+      notificationId: id,
+      kind: 'detection',
+      channel: 'webhook',
+      target,
+      payload: '{}',
+      attemptCount: 0,
+      seriesFailures: 0,
+    });
+    const due = [
+      ...Array.from({ length: 5 }, (_, i) => delivery(`slow-${i}`, 'slow')),
+      delivery('healthy-0', 'healthy'),
+    ];
+    const skipped: string[][] = [];
+    const released: string[] = [];
+    const store = {
+      releaseExpiredLeases: async () => 0,
+      claimDue: async (limit: number, _lease: number, skip: readonly string[] = []) => {
+        skipped.push([...skip]);
+        const claimed = due.filter((d) => !skip.includes(d.target)).slice(0, limit);
+        for (const d of claimed) due.splice(due.indexOf(d), 1);
+        return claimed;
+      },
+      recordAttempt: async () => true,
+      release: async (ids: readonly string[]) => {
+        released.push(...ids);
+        due.unshift(...ids.map((id) => delivery(id, 'slow')));
+      },
+    };
+    const sent: string[] = [];
+    const answerSlow: (() => void)[] = [];
+    const answered = { ok: true as const, statusCode: 204, error: null };
+    const send = (d: ClaimedDelivery) => {
+      sent.push(d.id);
+      // The slow target does not answer while the test looks.
+      return d.target === 'slow'
+        ? new Promise<typeof answered>((resolve) => answerSlow.push(() => resolve(answered)))
+        : Promise.resolve(answered);
+    };
+    const pool = new DeliveryWorkerPool({
+      store: store as unknown as SqlDeliveryStore,
+      senders: { webhook: send, email: send },
+      concurrency: 8,
+      concurrencyPerTarget: 2,
+      retrySchedule: [],
+      leaseMs: 600_000,
+      pollIntervalMs: 10,
+      logger: createLogger('delivery-worker-pool-spec', 'silent'),
+    });
+    pool.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent.filter((id) => id.startsWith('slow'))).toHaveLength(2);
+    expect(sent).toContain('healthy-0');
+    expect(released).toEqual(['slow-2', 'slow-3', 'slow-4']);
+    expect(skipped.at(-1)).toEqual(['slow']);
+
+    answerSlow.forEach((answer) => answer());
     await pool.stop();
   });
 });

@@ -11,6 +11,8 @@ export interface DeliveryWorkerPoolOptions {
   store: SqlDeliveryStore;
   senders: { webhook: DeliverySender; email: DeliverySender };
   concurrency: number;
+  /** At most this many in flight (or waiting for a slot) per target. */
+  concurrencyPerTarget: number;
   retrySchedule: readonly number[];
   /** How long a claimed delivery stays leased; longer than any send can take. */
   leaseMs: number;
@@ -33,14 +35,18 @@ export function attemptResult(
 
 /**
  * Sends due deliveries with up to `concurrency` in flight. Each delivery is claimed (leased)
- * from Postgres, sent on its own, and its attempt recorded; a free slot is refilled at once, so
- * a slow endpoint holds one slot and never the others. Several instances share the work through
+ * from Postgres, sent on its own, and its attempt recorded; a free slot is refilled at once.
+ * One target holds at most `concurrencyPerTarget` slots: its other deliveries are not claimed
+ * (or handed back at once) while it is at that share, so endpoints that never answer cannot
+ * take every slot and delay the deliveries to healthy ones. Several instances share the work through
  * SKIP LOCKED; a lease left by a crashed worker expires and the delivery is sent again.
  */
 export class DeliveryWorkerPool {
   private readonly inFlight = new Set<Promise<void>>();
   /** Claimed (leased) deliveries waiting for a free slot. */
   private queued: ClaimedDelivery[] = [];
+  /** Deliveries in flight or queued, per target. */
+  private readonly busyByTarget = new Map<string, number>();
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
@@ -71,6 +77,7 @@ export class DeliveryWorkerPool {
     // Claimed but not started: back to the queue now rather than when their lease expires.
     const unsent = this.queued.map((delivery) => delivery.id);
     this.queued = [];
+    this.busyByTarget.clear();
     await this.options.store.release(unsent).catch((error: unknown) => {
       this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
     });
@@ -90,17 +97,37 @@ export class DeliveryWorkerPool {
           if (released > 0) logger.warn({ released }, 'expired delivery leases released');
         }
         if (wanted >= concurrency / 2 || (wanted > 0 && this.queued.length === 0)) {
-          claimed = await store.claimDue(wanted, leaseMs);
+          claimed = await store.claimDue(wanted, leaseMs, this.fullTargets());
+          await this.enqueue(claimed);
         }
       } catch (error) {
         logger.error({ err: error }, 'could not claim deliveries');
       }
-      this.queued.push(...claimed);
       this.fillSlots();
       // A full claim means more may be due: go again as soon as slots free.
       if (claimed.length > 0 && claimed.length === wanted) continue;
       await this.idle(pollIntervalMs);
     }
+  }
+
+  private fullTargets(): string[] {
+    const { concurrencyPerTarget } = this.options;
+    return [...this.busyByTarget].filter(([, n]) => n >= concurrencyPerTarget).map(([t]) => t);
+  }
+
+  /** Queues the claimed deliveries within their target's share; hands the rest back. */
+  private async enqueue(claimed: readonly ClaimedDelivery[]): Promise<void> {
+    const excess: string[] = [];
+    for (const delivery of claimed) {
+      const busy = this.busyByTarget.get(delivery.target) ?? 0;
+      if (busy >= this.options.concurrencyPerTarget) {
+        excess.push(delivery.id);
+        continue;
+      }
+      this.busyByTarget.set(delivery.target, busy + 1);
+      this.queued.push(delivery);
+    }
+    await this.options.store.release(excess);
   }
 
   private fillSlots(): void {
@@ -131,6 +158,9 @@ export class DeliveryWorkerPool {
   private dispatch(delivery: ClaimedDelivery): void {
     const task = this.attempt(delivery).finally(() => {
       this.inFlight.delete(task);
+      const busy = (this.busyByTarget.get(delivery.target) ?? 1) - 1;
+      if (busy > 0) this.busyByTarget.set(delivery.target, busy);
+      else this.busyByTarget.delete(delivery.target);
       if (this.running) this.fillSlots();
       this.wake();
     });

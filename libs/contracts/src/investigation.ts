@@ -28,6 +28,9 @@ export interface InvestigationRecord {
   updated_at: number;
 }
 
+/** The largest epoch millis a JavaScript Date represents (year 275760). */
+const MAX_DATE_MS = 8_640_000_000_000_000;
+
 const text = (max: number) => z.string().trim().min(1).max(max);
 const optionalText = (max: number) =>
   z
@@ -69,7 +72,11 @@ export const investigationInput = z
       })
       .strict(),
     detection: z.object({ id: text(200), name: text(500) }).strict(),
-    updated_at: z.union([z.number().int().positive(), z.iso.datetime({ offset: false })]),
+    // Bounded by what a Date can hold: the read models format it as an ISO timestamp.
+    updated_at: z.union([
+      z.number().int().positive().max(MAX_DATE_MS),
+      z.iso.datetime({ offset: false }),
+    ]),
   })
   .strict();
 

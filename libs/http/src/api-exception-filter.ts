@@ -58,6 +58,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     ) {
       return new ApiError(415, 'unsupported_media_type', 'Unsupported body encoding', {});
     }
+    // Any other client-side body failure (a compressed body that does not inflate, a body
+    // shorter than its Content-Length) is the request's fault, not ours.
+    if (parserError?.expose === true && isClientStatus(parserError.status)) {
+      return ApiError.badRequest('The request body could not be read');
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404) {
@@ -67,4 +72,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     return new ApiError(500, 'internal_error', 'Internal error', {});
   }
+}
+
+function isClientStatus(status: unknown): boolean {
+  return typeof status === 'number' && status >= 400 && status < 500;
 }

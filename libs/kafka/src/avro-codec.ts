@@ -1,5 +1,6 @@
 import { SchemaRegistry, SchemaType, COMPATIBILITY } from '@kafkajs/confluent-schema-registry';
 import { valueSubjectOf } from '@vigil/contracts';
+import type { ContractCodec } from './message-log';
 
 /** A record whose bytes are not a value of a registered schema; carries the reason for the DLQ. */
 export class DecodeError extends Error {
@@ -14,7 +15,7 @@ export class DecodeError extends Error {
  * Avro body). Schemas are registered once at start-up with BACKWARD compatibility, so an
  * incompatible change fails the deployment instead of corrupting a topic.
  */
-export class AvroCodec {
+export class AvroCodec implements ContractCodec {
   private readonly registry: SchemaRegistry;
   private readonly ids = new Map<string, number>();
 
@@ -45,10 +46,20 @@ export class AvroCodec {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // A registry outage is not the record's fault: let the caller retry it.
-      if (/ECONNREFUSED|ETIMEDOUT|ECONNRESET|socket hang up|503/.test(message)) throw error;
+      if (isRegistryUnavailable(error, message)) throw error;
       throw new DecodeError(`undecodable Avro record: ${message}`);
     }
   }
+}
+
+/**
+ * An outage is a 5xx answer or no answer at all. A 4xx answer (an unknown schema id) is the
+ * record's fault, whatever digits its message happens to contain.
+ */
+function isRegistryUnavailable(error: unknown, message: string): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number') return status >= 500;
+  return /ECONNREFUSED|ETIMEDOUT|ECONNRESET|socket hang up/.test(message);
 }
 
 /**

@@ -242,9 +242,14 @@ export class SqlDeliveryStore {
 
   /**
    * Leases up to `limit` due deliveries for `leaseMs`. SKIP LOCKED lets every worker and every
-   * instance claim different rows without waiting on each other.
+   * instance claim different rows without waiting on each other. Deliveries to `skipTargets`
+   * (targets already at their share of the senders) are left for later.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    limit: number,
+    leaseMs: number,
+    skipTargets: readonly string[] = [],
+  ): Promise<ClaimedDelivery[]> {
     const { rows } = await this.sql.query<{
       id: string;
       notification_id: string;
@@ -260,13 +265,14 @@ export class SqlDeliveryStore {
            updated_at = now()
        FROM (SELECT id FROM deliveries
              WHERE status = 'pending' AND next_attempt_at <= now()
+               AND target <> ALL($3::text[])
              ORDER BY next_attempt_at
              LIMIT $1
              FOR UPDATE SKIP LOCKED) due
        WHERE d.id = due.id
        RETURNING d.id, d.notification_id, d.kind, d.channel, d.target, d.payload::text AS payload,
                  d.attempt_count, d.series_failures`,
-      [limit, leaseMs],
+      [limit, leaseMs, skipTargets],
     );
     return rows.map((row) => ({
       id: row.id,
