@@ -72,6 +72,27 @@ export default tseslint.config(
     },
   },
   {
+    // The all-in-one launcher composes the other apps' start functions: its only exception.
+    files: ['apps/all-in-one/src/start-all-in-one.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@vigil/*/*'],
+              message: 'Import a lib through its public entry (@vigil/<lib>).',
+            },
+            {
+              group: ['../../*/src/*', '!../../*/src/start-*'],
+              message: "The launcher imports only the apps' start functions.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: [
       '**/*.spec.ts',
       '**/*.int-spec.ts',

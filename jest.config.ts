@@ -16,8 +16,20 @@ const transform = {
       },
     },
   ],
+  // PGlite's CommonJS build loads Node built-ins with import(), which Jest's module sandbox
+  // refuses without --experimental-vm-modules: compile those calls to require().
+  '/node_modules/@electric-sql/pglite/dist/.+\\.cjs$': [
+    '@swc/jest',
+    { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: false } },
+  ],
 };
-const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
+const common = {
+  rootDir: __dirname,
+  transform,
+  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
 
 const config: Config = {
   projects: [
@@ -34,6 +46,16 @@ const config: Config = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/isolate-test-file.ts'],
+    },
+    {
+      // Faults, hostile input, security and load (test/chaos/README.md). `npm test` runs the
+      // shortened form; `npm run test:chaos` sets VIGIL_CHAOS=full.
+      ...common,
+      displayName: 'chaos',
+      testMatch: ['<rootDir>/test/chaos/**/*.chaos-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/isolate-test-file.ts'],

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import type { DetectionEventRecord } from '@vigil/contracts';
+import { parseQuery, printQuery } from '@vigil/query-language';
 import {
-  compileToSql,
-  normalizeEmployeeEmail,
-  parseQuery,
-  printQuery,
-  type SqlParam,
-} from '@vigil/query-language';
+  SqlEventReadModel,
+  SqlReadModelWriter,
+  ensureSqlReadModels,
+  type AffectedUser,
+  type EventSortKey,
+} from '@vigil/search';
 import { anEventRecord } from '../support/event-records';
 import { request, type JsonResponse } from '../support/http-client';
 import { queryOver, type ValuePools } from '../support/query-arbitraries';
@@ -17,7 +18,6 @@ jest.setTimeout(240_000);
 const EVENT_COUNT = 4_000;
 const QUERY_COUNT = 2_000;
 const CONCURRENCY = 8;
-const TABLE = 'query_api_differential_events';
 
 /** A small deterministic generator, so a failing data set can be rebuilt from its seed. */
 function random(seed: number): () => number {
@@ -83,40 +83,24 @@ async function inBatches<T, R>(items: readonly T[], run: (item: T) => Promise<R>
   return results;
 }
 
-describe('query API against the SQL compiler over the same events', () => {
+describe('query API on Elasticsearch against the SQL read model over the same events', () => {
   const seed = Number(process.env.VIGIL_DIFFERENTIAL_SEED ?? Date.now() % 2 ** 31);
   const events = generateEvents(seed);
   let api: QueryApiHarness;
   let token: string;
+  let sqlModel: SqlEventReadModel;
 
   beforeAll(async () => {
     api = await startQueryApiHarness('query-api-diff', { API_RATE_LIMIT_PER_MINUTE: '1000000' });
     await api.index(events);
-    await api.sql.query(`CREATE TABLE ${TABLE} (
-      id text PRIMARY KEY, detection_id text NOT NULL, employee_email text NOT NULL,
-      employee_name text NOT NULL, happened timestamptz NOT NULL,
-      risk_score double precision NOT NULL, source text NOT NULL,
-      allowlisted boolean NOT NULL, high_prevalence boolean NOT NULL)`);
-    await api.sql.query(
-      `INSERT INTO ${TABLE} SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[],
-         $5::timestamptz[], $6::float8[], $7::text[], $8::boolean[], $9::boolean[])`,
-      [
-        events.map((e) => e.id),
-        events.map((e) => e.detection_id),
-        events.map((e) => normalizeEmployeeEmail(e.employee_email)),
-        events.map((e) => e.employee_name),
-        events.map((e) => new Date(e.happened).toISOString()),
-        events.map((e) => e.risk_score),
-        events.map((e) => e.source),
-        events.map((e) => e.allowlisted),
-        events.map((e) => e.high_prevalence),
-      ],
-    );
+    // The same events in the SQL read model, on PostgreSQL, as the embedded mode keeps them.
+    await ensureSqlReadModels(api.sql);
+    expect(await new SqlReadModelWriter(api.sql).indexEvents(events, Date.now())).toEqual([]);
+    sqlModel = new SqlEventReadModel(api.sql);
     token = await api.token({ detection: 'read' });
   });
 
   afterAll(async () => {
-    await api?.sql.query(`DROP TABLE IF EXISTS ${TABLE}`);
     await api?.stop();
   });
 
@@ -137,19 +121,21 @@ describe('query API against the SQL compiler over the same events', () => {
     return ids;
   }
 
+  /** Every page of the SQL read model, as the API pages it (1,000 at a time). */
   async function idsFromSql(query: string, detectionId?: string): Promise<string[]> {
-    const { where, params } = compileToSql(parseQuery(query));
-    const all: SqlParam[] = [...params];
-    let scope = '';
-    if (detectionId !== undefined) {
-      all.push(detectionId);
-      scope = ` AND detection_id = $${all.length}`;
-    }
-    const result = await api.sql.query<{ id: string }>(
-      `SELECT id FROM ${TABLE} WHERE ${where}${scope} ORDER BY happened DESC, id COLLATE "C" ASC`,
-      all,
-    );
-    return result.rows.map((row) => row.id);
+    const ids: string[] = [];
+    let after: EventSortKey | undefined;
+    do {
+      const page = await sqlModel.searchEvents({
+        query: parseQuery(query),
+        detectionId,
+        limit: 1000,
+        after,
+      });
+      ids.push(...page.items.map((e) => e.id));
+      after = page.next ?? undefined;
+    } while (after !== undefined);
+    return ids;
   }
 
   it(`returns the same events in the same order for ${QUERY_COUNT} random queries`, async () => {
@@ -194,36 +180,20 @@ describe('query API against the SQL compiler over the same events', () => {
     expect(nonEmpty).toBeGreaterThan(QUERY_COUNT / 3);
   });
 
-  it('gives exact detection figures and affected users, as SQL counts them', async () => {
+  it('gives exact detection figures and affected users, as the SQL read model counts them', async () => {
     for (const detectionId of ['det-0', 'det-1', 'det-2', 'det-crowd']) {
-      const expected = (
-        await api.sql.query<Record<string, unknown>>(
-          `SELECT count(*)::int AS event_count, count(DISTINCT employee_email)::int AS user_count,
-             min(happened) AS first_seen, max(happened) AS last_seen, max(risk_score) AS max_risk
-           FROM ${TABLE} WHERE detection_id = $1`,
-          [detectionId],
-        )
-      ).rows[0];
       const summary = await request('GET', `${api.url}/api-key/v1/detections/${detectionId}`, {
         token,
       });
-      expect(summary.body).toMatchObject({
-        event_count: expected.event_count,
-        user_count: expected.user_count,
-        first_seen: (expected.first_seen as Date).toISOString(),
-        last_seen: (expected.last_seen as Date).toISOString(),
-        max_risk_score: expected.max_risk,
-      });
+      expect(summary.body).toMatchObject({ ...(await sqlModel.getDetection(detectionId)) });
 
-      const expectedUsers = (
-        await api.sql.query<Record<string, unknown>>(
-          `SELECT employee_email, count(*)::int AS event_count, max(risk_score) AS max_risk_score,
-             max(happened) AS last_seen
-           FROM ${TABLE} WHERE detection_id = $1
-           GROUP BY employee_email ORDER BY employee_email COLLATE "C"`,
-          [detectionId],
-        )
-      ).rows.map((row) => ({ ...row, last_seen: (row.last_seen as Date).toISOString() }));
+      const expectedUsers: AffectedUser[] = [];
+      let after: string | undefined;
+      do {
+        const page = await sqlModel.listAffectedUsers({ detectionId, limit: 300, after });
+        expectedUsers.push(...page.items);
+        after = page.next ?? undefined;
+      } while (after !== undefined);
       const listed: Record<string, unknown>[] = [];
       let cursor: string | null = null;
       do {
@@ -233,11 +203,7 @@ describe('query API against the SQL compiler over the same events', () => {
           `${api.url}/api-key/v1/detections/${detectionId}/users${query}`,
           { token },
         );
-        listed.push(
-          ...page.body.items.map(
-            ({ employee_name: _name, ...rest }: Record<string, unknown>) => rest,
-          ),
-        );
+        listed.push(...page.body.items);
         cursor = page.body.pagination.next_cursor;
       } while (cursor !== null);
       expect(listed).toEqual(expectedUsers);

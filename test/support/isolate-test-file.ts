@@ -13,7 +13,7 @@ const runId = process.env.VIGIL_TEST_RUN_ID;
 const testPath = expect.getState().testPath ?? '';
 if (runId && testPath) {
   const name = basename(testPath)
-    .replace(/\.(e2e-spec|int-spec)\.ts$/, '')
+    .replace(/\.(e2e-spec|int-spec|chaos-spec)\.ts$/, '')
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-');
   process.env.VIGIL_TOPIC_PREFIX = `test-${runId}.${name}.`;

@@ -5,20 +5,14 @@ import { ApiAuthModule } from '@vigil/auth';
 import { createLogger, loadConfig, type Logger, type RunningApp } from '@vigil/config';
 import {
   createApiTokenService,
-  createPgSqlClient,
+  openSqlClient,
   runMigrations,
   SqlNotificationSettingsStore,
   type ApiTokenService,
   type NotificationSettingsStore,
 } from '@vigil/control-plane';
 import { ApiExceptionFilter, requestIdMiddleware, requireContentType } from '@vigil/http';
-import {
-  ElasticsearchEventReadModel,
-  IndexNames,
-  createElasticsearchClient,
-  ensureReadModels,
-  type EventReadModel,
-} from '@vigil/search';
+import { openEventReadModel, type EventReadModel } from '@vigil/search';
 import { ApiModule } from './api.module';
 
 export interface ApiDependencies {
@@ -48,15 +42,21 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
 export async function startApi(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
   const config = loadConfig(['runtime', 'api', 'elasticsearch', 'database', 'links'], env);
   const logger = createLogger('api', config.runtime.LOG_LEVEL);
-  const sql = createPgSqlClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
+  const sql = await openSqlClient({
+    databaseUrl: config.database.DATABASE_URL,
+    poolSize: config.database.DATABASE_POOL_SIZE,
+    dataDir: config.database.VIGIL_DATA_DIR,
     logger,
+    applicationName: 'vigil-api',
   });
   await runMigrations(sql);
-  const es = createElasticsearchClient(config.elasticsearch.ELASTICSEARCH_URL);
-  const names = new IndexNames(config.elasticsearch.VIGIL_INDEX_PREFIX);
-  await ensureReadModels(es, names);
+  const readModel = await openEventReadModel({
+    elasticsearchUrl: config.elasticsearch.ELASTICSEARCH_URL,
+    indexPrefix: config.elasticsearch.VIGIL_INDEX_PREFIX,
+    sql,
+  });
   const app = await createApiApp({
-    readModel: new ElasticsearchEventReadModel(es, names),
+    readModel: readModel.value,
     tokenService: createApiTokenService(sql, { logger }),
     settingsStore: new SqlNotificationSettingsStore(sql),
     appUrl: config.links.APP_URL,
@@ -70,7 +70,7 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
     stop: async () => {
       await app.close();
-      await es.close();
+      await readModel.close();
       await sql.close();
     },
   };

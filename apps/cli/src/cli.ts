@@ -7,7 +7,7 @@ import {
   TokenError,
   UserError,
   createApiTokenService,
-  createPgSqlClient,
+  openSqlClient,
   describePermissions,
   runMigrations,
 } from '@vigil/control-plane';
@@ -63,7 +63,12 @@ async function withTokenService<T>(
   work: (tokens: ApiTokenService) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(['database', 'runtime'], io.env);
-  const sql = createPgSqlClient(config.database.DATABASE_URL, 2, { applicationName: 'vigil-cli' });
+  const sql = await openSqlClient({
+    databaseUrl: config.database.DATABASE_URL,
+    poolSize: 2,
+    dataDir: config.database.VIGIL_DATA_DIR,
+    applicationName: 'vigil-cli',
+  });
   try {
     await runMigrations(sql);
     const tokens = createApiTokenService(sql);

@@ -1,11 +1,6 @@
 import { type Command } from 'commander';
 import { loadConfig } from '@vigil/config';
-import {
-  createPgSqlClient,
-  createUserService,
-  roleLabel,
-  runMigrations,
-} from '@vigil/control-plane';
+import { openSqlClient, createUserService, roleLabel, runMigrations } from '@vigil/control-plane';
 import type { CliIo } from './cli';
 
 /** Maps the user rules' field names to the options an operator typed. */
@@ -38,7 +33,10 @@ export function registerUserCommands(program: Command, io: CliIo): void {
       if (io.stdin === undefined) throw new Error('No standard input to read the password from');
       const password = passwordFromStdin(await io.stdin());
       const config = loadConfig(['database', 'runtime'], io.env);
-      const sql = createPgSqlClient(config.database.DATABASE_URL, 2, {
+      const sql = await openSqlClient({
+        databaseUrl: config.database.DATABASE_URL,
+        poolSize: 2,
+        dataDir: config.database.VIGIL_DATA_DIR,
         applicationName: 'vigil-cli',
       });
       try {

@@ -1,44 +1,34 @@
 import { createLogger, loadConfig, type RunningApp } from '@vigil/config';
-import {
-  AvroCodec,
-  DecodedBatchConsumer,
-  TopicCatalog,
-  createKafkaClient,
-  ensureTopics,
-  registerContracts,
-} from '@vigil/kafka';
-import {
-  ElasticsearchReadModelWriter,
-  IndexNames,
-  ReadModelProjector,
-  createElasticsearchClient,
-  ensureReadModels,
-} from '@vigil/search';
+import { openSqlClient, type SqlClient } from '@vigil/control-plane';
+import { openAppMessageLog } from '@vigil/kafka';
+import { ReadModelProjector, openReadModelWriter } from '@vigil/search';
 
-/** The indexer: Kafka topics in, Elasticsearch read models out. Wiring only. */
+/**
+ * The indexer: the log's topics in, read models out (Elasticsearch, or the SQL database in the
+ * embedded mode). Wiring only.
+ */
 export async function startIndexer(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
-  const config = loadConfig(['runtime', 'kafka', 'elasticsearch'], env);
+  const config = loadConfig(['runtime', 'kafka', 'elasticsearch', 'database'], env);
   const logger = createLogger('indexer', config.runtime.LOG_LEVEL);
-  const kafka = createKafkaClient(
-    { brokers: config.kafka.KAFKA_BROKERS, clientId: `${config.kafka.KAFKA_CLIENT_ID}-indexer` },
-    logger,
-  );
-  const topics = new TopicCatalog(
-    config.kafka.VIGIL_TOPIC_PREFIX,
-    config.kafka.VIGIL_TOPIC_PARTITIONS,
-  );
-  const codec = new AvroCodec(config.kafka.SCHEMA_REGISTRY_URL);
-  const es = createElasticsearchClient(config.elasticsearch.ELASTICSEARCH_URL);
-  const names = new IndexNames(config.elasticsearch.VIGIL_INDEX_PREFIX);
+  const { log, topics } = await openAppMessageLog(config.kafka, 'indexer', logger);
+  // The SQL database holds the read models only when there is no Elasticsearch.
+  const sql: SqlClient | null = config.elasticsearch.ELASTICSEARCH_URL
+    ? null
+    : await openSqlClient({
+        databaseUrl: config.database.DATABASE_URL,
+        poolSize: config.database.DATABASE_POOL_SIZE,
+        dataDir: config.database.VIGIL_DATA_DIR,
+        logger,
+        applicationName: 'vigil-indexer',
+      });
+  const writer = await openReadModelWriter({
+    elasticsearchUrl: config.elasticsearch.ELASTICSEARCH_URL,
+    indexPrefix: config.elasticsearch.VIGIL_INDEX_PREFIX,
+    sql: sql as SqlClient,
+  });
 
-  await ensureTopics(kafka, topics.all(), config.kafka.VIGIL_TOPIC_REPLICATION_FACTOR);
-  await registerContracts(codec, topics);
-  await ensureReadModels(es, names);
-
-  const projector = new ReadModelProjector(new ElasticsearchReadModelWriter(es, names));
-  const consumer = new DecodedBatchConsumer({
-    kafka,
-    codec,
+  const projector = new ReadModelProjector(writer.value);
+  const consumer = log.createDecodedBatchConsumer({
     logger,
     groupId: `${config.kafka.VIGIL_TOPIC_PREFIX}vigil-indexer`,
     topics: [topics.detectionEvents, topics.investigations],
@@ -49,12 +39,17 @@ export async function startIndexer(env: NodeJS.ProcessEnv = process.env): Promis
     },
   });
   await consumer.start();
-  logger.info({ topics: [topics.detectionEvents, topics.investigations] }, 'indexer running');
+  logger.info(
+    { topics: [topics.detectionEvents, topics.investigations], readModels: writer.backend },
+    'indexer running',
+  );
 
   return {
     stop: async () => {
       await consumer.stop();
-      await es.close();
+      await writer.close();
+      await sql?.close();
+      await log.close();
     },
   };
 }

@@ -2,9 +2,9 @@ import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestj
 import type { Request } from 'express';
 import { ApiTokenGuard, RequireScope, ScopeGuard } from '@vigil/auth';
 import { ApiError } from '@vigil/http';
-import { ContractPublisher } from '@vigil/kafka';
+import type { ContractRecordPublisher } from '@vigil/kafka';
 import { detectionEventParser, investigationParser, validateBatch } from './ingest-records';
-import { INGEST_LIMITS, type IngestLimits } from './ingest-limits';
+import { CONTRACT_PUBLISHER, INGEST_LIMITS, type IngestLimits } from './ingest-limits';
 
 function formatOf(req: Request): 'json' | 'ndjson' {
   if (req.is('application/x-ndjson')) return 'ndjson';
@@ -21,7 +21,7 @@ function formatOf(req: Request): 'json' | 'ndjson' {
 @RequireScope('detection', 'write')
 export class IngestController {
   constructor(
-    private readonly publisher: ContractPublisher,
+    @Inject(CONTRACT_PUBLISHER) private readonly publisher: ContractRecordPublisher,
     @Inject(INGEST_LIMITS) private readonly limits: IngestLimits,
   ) {}
 

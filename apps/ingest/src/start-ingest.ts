@@ -6,24 +6,17 @@ import { ApiAuthModule } from '@vigil/auth';
 import { createLogger, loadConfig, type Logger, type RunningApp } from '@vigil/config';
 import {
   createApiTokenService,
-  createPgSqlClient,
+  openSqlClient,
   runMigrations,
   type ApiTokenService,
 } from '@vigil/control-plane';
 import { ApiExceptionFilter, requestIdMiddleware, requireContentType } from '@vigil/http';
-import {
-  AvroCodec,
-  ContractPublisher,
-  TopicCatalog,
-  createKafkaClient,
-  ensureTopics,
-  registerContracts,
-} from '@vigil/kafka';
+import { openAppMessageLog, type ContractRecordPublisher } from '@vigil/kafka';
 import { IngestController } from './ingest.controller';
-import { INGEST_LIMITS } from './ingest-limits';
+import { CONTRACT_PUBLISHER, INGEST_LIMITS } from './ingest-limits';
 
 interface IngestDependencies {
-  publisher: ContractPublisher;
+  publisher: ContractRecordPublisher;
   tokenService: ApiTokenService;
   maxBodyBytes: number;
   maxRecords: number;
@@ -38,7 +31,7 @@ class IngestModule {
       imports: [ApiAuthModule.forRoot(deps.tokenService)],
       controllers: [IngestController],
       providers: [
-        { provide: ContractPublisher, useValue: deps.publisher },
+        { provide: CONTRACT_PUBLISHER, useValue: deps.publisher },
         { provide: INGEST_LIMITS, useValue: { maxRecords: deps.maxRecords } },
       ],
     };
@@ -59,26 +52,20 @@ async function createIngestApp(deps: IngestDependencies): Promise<NestExpressApp
   return app;
 }
 
-/** The ingest app: validated batches over HTTP in, Avro records on Kafka out. */
+/** The ingest app: validated batches over HTTP in, Avro records on the log out. */
 export async function startIngest(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
   const config = loadConfig(['runtime', 'kafka', 'ingest', 'database'], env);
   const logger = createLogger('ingest', config.runtime.LOG_LEVEL);
-  const kafka = createKafkaClient(
-    { brokers: config.kafka.KAFKA_BROKERS, clientId: `${config.kafka.KAFKA_CLIENT_ID}-ingest` },
-    logger,
-  );
-  const topics = new TopicCatalog(
-    config.kafka.VIGIL_TOPIC_PREFIX,
-    config.kafka.VIGIL_TOPIC_PARTITIONS,
-  );
-  const codec = new AvroCodec(config.kafka.SCHEMA_REGISTRY_URL);
-  await ensureTopics(kafka, topics.all(), config.kafka.VIGIL_TOPIC_REPLICATION_FACTOR);
-  await registerContracts(codec, topics);
-  const publisher = new ContractPublisher(kafka, codec, topics);
+  const { log, topics } = await openAppMessageLog(config.kafka, 'ingest', logger);
+  const publisher = log.createContractPublisher(topics);
   await publisher.connect();
 
-  const sql = createPgSqlClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
+  const sql = await openSqlClient({
+    databaseUrl: config.database.DATABASE_URL,
+    poolSize: config.database.DATABASE_POOL_SIZE,
+    dataDir: config.database.VIGIL_DATA_DIR,
     logger,
+    applicationName: 'vigil-ingest',
   });
   await runMigrations(sql);
 
@@ -98,6 +85,7 @@ export async function startIngest(env: NodeJS.ProcessEnv = process.env): Promise
     stop: async () => {
       await app.close();
       await publisher.disconnect();
+      await log.close();
       await sql.close();
     },
   };

@@ -1,9 +1,11 @@
-import { backOff } from 'exponential-backoff';
-import type { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import type { Logger } from '@vigil/config';
 import { decodeNotificationCommand, type NotificationCommand } from '@vigil/contracts';
-import { DeadLetterPublisher, type DeadLetter } from '@vigil/kafka';
-import { nextOffset } from './next-offset';
+import {
+  DecodeError,
+  type BatchConsumer,
+  type DecodedBatchConsumerSpec,
+  type MessageLog,
+} from '@vigil/kafka';
 
 /**
  * What to do with one partition's commands: make their deliveries durable, and return the
@@ -14,7 +16,8 @@ export type CommandBatchHandler = (
 ) => Promise<{ rejected: { index: number; reason: string }[] }>;
 
 export interface CommandConsumerOptions {
-  kafka: Kafka;
+  /** Kafka or the in-process log. */
+  log: MessageLog;
   groupId: string;
   topic: string;
   handler: CommandBatchHandler;
@@ -27,101 +30,42 @@ export interface CommandConsumerOptions {
  * handler's rows and the dead letters are durable. A failing handler is retried with backoff on
  * the same batch: a database outage delays notifications, it loses none.
  */
-export class CommandConsumer {
-  private consumer: Consumer | null = null;
-  private readonly producer: Producer;
-  private lastBatchAt = 0;
+export class CommandConsumer implements BatchConsumer {
+  private readonly consumer: BatchConsumer;
 
-  constructor(private readonly options: CommandConsumerOptions) {
-    this.producer = options.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  constructor(options: CommandConsumerOptions) {
+    const { log, groupId, topic, handler, logger } = options;
+    const spec: DecodedBatchConsumerSpec = {
+      groupId,
+      topics: [topic],
+      logger,
+      decode: (value) => {
+        const command = decodeNotificationCommand(value);
+        if (!command) throw new DecodeError('Not a notification command of version 1 (JSON)');
+        return command;
+      },
+      handler: async (records) => {
+        const result = await handler(records.map((r) => r.value as NotificationCommand));
+        return {
+          rejected: result.rejected.map(({ index, reason }) => ({
+            record: records[index],
+            reason,
+          })),
+        };
+      },
+    };
+    this.consumer = log.createDecodedBatchConsumer(spec);
   }
 
   get lastActivityAt(): number {
-    return this.lastBatchAt;
+    return this.consumer.lastActivityAt;
   }
 
-  async start(): Promise<void> {
-    const { kafka, groupId, topic } = this.options;
-    await this.producer.connect();
-    const consumer = kafka.consumer({ groupId, readUncommitted: false });
-    this.consumer = consumer;
-    await consumer.connect();
-    await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    const deadLetters = new DeadLetterPublisher(this.producer);
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      eachBatch: (payload) => this.handleBatch(payload, deadLetters),
-    });
+  start(): Promise<void> {
+    return this.consumer.start();
   }
 
-  async stop(): Promise<void> {
-    await this.consumer?.disconnect();
-    await this.producer.disconnect();
-  }
-
-  private async handleBatch(payload: EachBatchPayload, deadLetters: DeadLetterPublisher) {
-    const { batch } = payload;
-    if (batch.messages.length === 0) return;
-    const { handler, logger } = this.options;
-    const started = Date.now();
-    const commands: NotificationCommand[] = [];
-    const sources: (typeof batch.messages)[number][] = [];
-    const letters: DeadLetter[] = [];
-    const letterOf = (message: (typeof batch.messages)[number], reason: string): DeadLetter => ({
-      topic: batch.topic,
-      partition: batch.partition,
-      offset: message.offset,
-      key: message.key,
-      value: message.value,
-      headers: message.headers,
-      reason,
-    });
-
-    for (const message of batch.messages) {
-      const command = decodeNotificationCommand(message.value);
-      if (command) {
-        commands.push(command);
-        sources.push(message);
-      } else {
-        letters.push(letterOf(message, 'Not a notification command of version 1 (JSON)'));
-      }
-    }
-
-    const result = await backOff(() => handler(commands), {
-      numOfAttempts: Number.MAX_SAFE_INTEGER,
-      startingDelay: 200,
-      maxDelay: 10_000,
-      jitter: 'full',
-      retry: async (error: unknown, attempt: number) => {
-        logger.warn(
-          { err: error, attempt, partition: batch.partition },
-          'command batch failed; retrying',
-        );
-        if (!payload.isRunning() || payload.isStale()) return false;
-        await payload.heartbeat().catch(() => undefined);
-        return true;
-      },
-    });
-    for (const { index, reason } of result.rejected) letters.push(letterOf(sources[index], reason));
-    await deadLetters.publish(letters);
-    if (letters.length > 0) {
-      logger.warn(
-        { partition: batch.partition, count: letters.length },
-        'commands sent to the DLQ',
-      );
-    }
-
-    const last = batch.lastOffset();
-    payload.resolveOffset(last);
-    await this.consumer?.commitOffsets([
-      { topic: batch.topic, partition: batch.partition, offset: nextOffset(last) },
-    ]);
-    await payload.heartbeat();
-    this.lastBatchAt = Date.now();
-    logger.debug(
-      { partition: batch.partition, size: batch.messages.length, ms: Date.now() - started },
-      'command batch handled',
-    );
+  stop(): Promise<void> {
+    return this.consumer.stop();
   }
 }

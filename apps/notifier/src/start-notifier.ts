@@ -2,11 +2,11 @@ import { createLogger, loadConfig, type RunningApp } from '@vigil/config';
 import {
   SqlDeliveryStore,
   WebhookProviderService,
-  createPgSqlClient,
+  openSqlClient,
   parseRetrySchedule,
   runMigrations,
 } from '@vigil/control-plane';
-import { TopicCatalog, createKafkaClient, ensureTopics } from '@vigil/kafka';
+import { openAppMessageLog } from '@vigil/kafka';
 import { CommandConsumer } from './command-consumer';
 import { CreateDeliveries } from './create-deliveries';
 import { DeliveryWorkerPool } from './delivery-worker-pool';
@@ -33,17 +33,12 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     allowlist: settings.NOTIFIER_WEBHOOK_TARGET_ALLOWLIST,
   };
 
-  const kafka = createKafkaClient(
-    { brokers: config.kafka.KAFKA_BROKERS, clientId: `${config.kafka.KAFKA_CLIENT_ID}-notifier` },
-    logger,
-  );
-  const topics = new TopicCatalog(
-    config.kafka.VIGIL_TOPIC_PREFIX,
-    config.kafka.VIGIL_TOPIC_PARTITIONS,
-  );
-  await ensureTopics(kafka, topics.all(), config.kafka.VIGIL_TOPIC_REPLICATION_FACTOR);
+  const { log, topics } = await openAppMessageLog(config.kafka, 'notifier', logger);
 
-  const sql = createPgSqlClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
+  const sql = await openSqlClient({
+    databaseUrl: config.database.DATABASE_URL,
+    poolSize: config.database.DATABASE_POOL_SIZE,
+    dataDir: config.database.VIGIL_DATA_DIR,
     logger,
     applicationName: 'vigil-notifier',
   });
@@ -69,6 +64,7 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     store,
     senders: { webhook: (d) => webhooks.send(d), email: (d) => emails.send(d) },
     concurrency: settings.NOTIFIER_CONCURRENCY,
+    concurrencyPerTarget: settings.NOTIFIER_CONCURRENCY_PER_TARGET,
     retrySchedule,
     leaseMs: 2 * Math.max(settings.NOTIFIER_WEBHOOK_TIMEOUT_MS, SMTP_SEND_BOUND_MS) + 30_000,
     pollIntervalMs: POLL_INTERVAL_MS,
@@ -84,7 +80,7 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
   });
   const createDeliveries = new CreateDeliveries(sql, store, providers, settings.APP_URL);
   const consumer = new CommandConsumer({
-    kafka,
+    log,
     groupId: `${config.kafka.VIGIL_TOPIC_PREFIX}vigil-notifier`,
     topic: topics.notificationCommands,
     logger,
@@ -111,6 +107,7 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
       webhooks.close();
       emails.close();
       await sql.close();
+      await log.close();
     },
   };
 }

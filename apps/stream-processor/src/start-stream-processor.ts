@@ -1,26 +1,18 @@
 import { createLogger, loadConfig, type RunningApp } from '@vigil/config';
 import {
-  PgSettingsChangeFeed,
   SettingsCache,
   SqlNotificationSettingsStore,
-  createPgSqlClient,
+  openSettingsChangeFeed,
+  openSqlClient,
   runMigrations,
 } from '@vigil/control-plane';
-import {
-  AvroCodec,
-  TopicCatalog,
-  TransactionalProcessor,
-  type ProcessorMetrics,
-  createKafkaClient,
-  ensureTopics,
-  registerContracts,
-} from '@vigil/kafka';
+import { openAppMessageLog, type ProcessorMetrics } from '@vigil/kafka';
 import { DetectionPartition } from './detection-partition';
 import { InvestigationPartition } from './investigation-partition';
 
 /**
  * The stream processor: detection events and investigations in, notification commands and
- * per-detection state out, one Kafka transaction per micro-batch (DESIGN.md §5). Wiring only.
+ * per-detection state out, one log transaction per micro-batch (DESIGN.md §5). Wiring only.
  */
 export interface RunningStreamProcessor extends RunningApp {
   metrics(): ProcessorMetrics;
@@ -31,38 +23,26 @@ export async function startStreamProcessor(
 ): Promise<RunningStreamProcessor> {
   const config = loadConfig(['runtime', 'kafka', 'database', 'processor'], env);
   const logger = createLogger('stream-processor', config.runtime.LOG_LEVEL);
-  const kafka = createKafkaClient(
-    {
-      brokers: config.kafka.KAFKA_BROKERS,
-      clientId: `${config.kafka.KAFKA_CLIENT_ID}-stream-processor`,
-    },
-    logger,
-  );
-  const topics = new TopicCatalog(
-    config.kafka.VIGIL_TOPIC_PREFIX,
-    config.kafka.VIGIL_TOPIC_PARTITIONS,
-  );
-  const codec = new AvroCodec(config.kafka.SCHEMA_REGISTRY_URL);
-  await ensureTopics(kafka, topics.all(), config.kafka.VIGIL_TOPIC_REPLICATION_FACTOR);
-  await registerContracts(codec, topics);
+  const { log, topics } = await openAppMessageLog(config.kafka, 'stream-processor', logger);
 
-  const sql = createPgSqlClient(config.database.DATABASE_URL, 2, {
+  const sql = await openSqlClient({
+    databaseUrl: config.database.DATABASE_URL,
+    poolSize: 2,
+    dataDir: config.database.VIGIL_DATA_DIR,
     logger,
     applicationName: 'vigil-stream-processor',
   });
   await runMigrations(sql, { logger });
   const settings = new SettingsCache(
     new SqlNotificationSettingsStore(sql),
-    new PgSettingsChangeFeed(config.database.DATABASE_URL, { logger }),
+    openSettingsChangeFeed({ databaseUrl: config.database.DATABASE_URL, sql, logger }),
     { logger },
   );
   await settings.start();
 
   const detectionPartitions = new Set<DetectionPartition>();
   const stateOptions = { dedupWindowSize: config.processor.PROCESSOR_DEDUP_WINDOW };
-  const processor = new TransactionalProcessor({
-    kafka,
-    codec,
+  const processor = log.createTransactionalProcessor({
     logger,
     groupId: `${config.kafka.VIGIL_TOPIC_PREFIX}vigil-stream-processor`,
     topics: [topics.detectionEvents, topics.investigations],
@@ -107,6 +87,7 @@ export async function startStreamProcessor(
       await processor.stop();
       await settings.stop();
       await sql.close();
+      await log.close();
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   DeliveryService,
   UserError,
   createApiTokenService,
-  createPgSqlClient,
+  openSqlClient,
   createSessionService,
   createUserService,
   runMigrations,
@@ -17,12 +17,7 @@ import {
   type UserService,
 } from '@vigil/control-plane';
 import { requestIdMiddleware } from '@vigil/http';
-import {
-  ElasticsearchEventReadModel,
-  IndexNames,
-  createElasticsearchClient,
-  ensureReadModels,
-} from '@vigil/search';
+import { openEventReadModel, type EventReadModel, type Opened } from '@vigil/search';
 import { SendTestEvent } from './integrations/send-test-event';
 import { CookiePolicy } from './security/cookie-policy';
 import { SignInThrottle } from './security/sign-in-throttle';
@@ -117,15 +112,22 @@ export async function startWeb(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     allowlist: config.notifier.NOTIFIER_WEBHOOK_TARGET_ALLOWLIST,
   };
   const logger = createLogger('web', config.runtime.LOG_LEVEL);
-  const sql = createPgSqlClient(config.database.DATABASE_URL, config.database.DATABASE_POOL_SIZE, {
+  const sql = await openSqlClient({
+    databaseUrl: config.database.DATABASE_URL,
+    poolSize: config.database.DATABASE_POOL_SIZE,
+    dataDir: config.database.VIGIL_DATA_DIR,
     logger,
     applicationName: 'vigil-web',
   });
-  const es = createElasticsearchClient(config.elasticsearch.ELASTICSEARCH_URL);
+  let readModel: Opened<EventReadModel> | null = null;
   try {
     await runMigrations(sql, { logger });
-    const indexNames = new IndexNames(config.elasticsearch.VIGIL_INDEX_PREFIX);
-    await ensureReadModels(es, indexNames);
+    readModel = await openEventReadModel({
+      elasticsearchUrl: config.elasticsearch.ELASTICSEARCH_URL,
+      indexPrefix: config.elasticsearch.VIGIL_INDEX_PREFIX,
+      sql,
+    });
+    const reads = readModel;
     const users = createUserService(sql, { logger });
     await ensureInitialAdmin(users, config.initialAdmin, logger);
     const tokens = createApiTokenService(sql, { logger });
@@ -137,7 +139,7 @@ export async function startWeb(env: NodeJS.ProcessEnv = process.env): Promise<Ru
         cookies: new CookiePolicy(config.web.SESSION_SECURE_COOKIES),
         throttle: new SignInThrottle(),
         origin: new URL(config.web.APP_URL).origin,
-        readModel: new ElasticsearchEventReadModel(es, indexNames),
+        readModel: reads.value,
         notificationSettings: new SqlNotificationSettingsStore(sql),
         webhookProviders: new WebhookProviderService(sql, { logger, policy: webhookTargets }),
         deliveries: new DeliveryService(sql),
@@ -153,12 +155,12 @@ export async function startWeb(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       stop: async () => {
         await app.close();
         await tokens.drain();
-        await es.close();
+        await reads.close();
         await sql.close();
       },
     };
   } catch (error) {
-    await es.close();
+    await readModel?.close();
     await sql.close();
     throw error;
   }

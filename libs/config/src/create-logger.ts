@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -18,6 +18,17 @@ const REDACTED_PATHS = [
   '*.authorization',
 ];
 
+let destination: DestinationStream | undefined;
+
+/**
+ * Sends the lines of every logger created from now on to `stream` instead of stdout (undefined
+ * restores stdout), so a test can read what the apps it starts in-process log.
+ */
+export function routeLogsTo(stream: DestinationStream | undefined): void {
+  destination = stream;
+}
+
 export function createLogger(name: string, level = 'info'): Logger {
-  return pino({ name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -11,19 +11,23 @@ describe('loadConfig', () => {
     expect(config.kafka.VIGIL_TOPIC_PARTITIONS).toBe(6);
   });
 
+  it('leaves the servers unset for the embedded adapters, with a data folder', () => {
+    const config = loadConfig(['kafka', 'database', 'elasticsearch'], {});
+    expect(config.kafka.KAFKA_BROKERS).toBeUndefined();
+    expect(config.database.DATABASE_URL).toBeUndefined();
+    expect(config.elasticsearch.ELASTICSEARCH_URL).toBeUndefined();
+    expect(config.kafka.VIGIL_DATA_DIR).toBe('.vigil/data');
+  });
+
   it('names every missing variable', () => {
-    expect(() => loadConfig(['kafka', 'database'], {})).toThrow(ConfigError);
+    expect(() => loadConfig(['kafka'], { KAFKA_BROKERS: '127.0.0.1:9092' })).toThrow(ConfigError);
     try {
-      loadConfig(['kafka', 'database'], {});
+      loadConfig(['kafka', 'api'], { KAFKA_BROKERS: '127.0.0.1:9092', API_PORT: 'x' });
     } catch (error) {
-      const problems = (error as ConfigError).problems;
-      expect(problems).toEqual(
-        expect.arrayContaining([
-          'KAFKA_BROKERS is required but not set',
-          'SCHEMA_REGISTRY_URL is required but not set',
-          'DATABASE_URL is required but not set',
-        ]),
-      );
+      expect((error as ConfigError).problems).toEqual([
+        'SCHEMA_REGISTRY_URL is required when KAFKA_BROKERS is set',
+        'API_PORT="x" is invalid: Invalid input: expected number, received NaN',
+      ]);
     }
   });
 

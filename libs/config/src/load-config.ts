@@ -19,6 +19,9 @@ const csv = z
       .filter(Boolean),
   )
   .pipe(z.array(z.string()).min(1));
+// Where the embedded adapters keep their data (DESIGN.md §8): the in-process log, PGlite and
+// the SQL read model, each used only when its server's variable is not set.
+const dataDir = z.string().min(1).default('.vigil/data');
 
 /**
  * Each section names the environment variables it reads; a section is validated only when an
@@ -31,10 +34,12 @@ const sections = {
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
   },
+  // Without KAFKA_BROKERS, the in-process log in VIGIL_DATA_DIR stands in for Kafka.
   kafka: {
-    KAFKA_BROKERS: csv,
+    KAFKA_BROKERS: csv.optional(),
     KAFKA_CLIENT_ID: z.string().min(1).default('vigil'),
-    SCHEMA_REGISTRY_URL: url,
+    SCHEMA_REGISTRY_URL: url.optional(),
+    VIGIL_DATA_DIR: dataDir,
     VIGIL_TOPIC_PREFIX: z
       .string()
       .regex(/^[a-zA-Z0-9._-]*$/, 'letters, digits, dot, dash and underscore only')
@@ -42,15 +47,21 @@ const sections = {
     VIGIL_TOPIC_PARTITIONS: positiveInt.default(6),
     VIGIL_TOPIC_REPLICATION_FACTOR: positiveInt.default(1),
   },
+  // Without ELASTICSEARCH_URL, the read models live in the SQL database.
   elasticsearch: {
-    ELASTICSEARCH_URL: url,
+    ELASTICSEARCH_URL: url.optional(),
     VIGIL_INDEX_PREFIX: z
       .string()
       .regex(/^[a-z0-9._-]*$/, 'lowercase letters, digits, dot, dash and underscore only')
       .default('vigil-'),
   },
+  // Without DATABASE_URL, embedded PostgreSQL (PGlite) in VIGIL_DATA_DIR.
   database: {
-    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'a postgres:// connection URL')
+      .optional(),
+    VIGIL_DATA_DIR: dataDir,
     DATABASE_POOL_SIZE: positiveInt.default(10),
   },
   api: {
@@ -88,6 +99,13 @@ const sections = {
     VIGIL_ADMIN_PASSWORD: z.string().optional(),
     VIGIL_ADMIN_NAME: z.string().min(1).max(100).default('Workspace admin'),
   },
+  // The local webhook receiver and mail catcher of the all-in-one process (127.0.0.1 only).
+  demoInbox: {
+    DEMO_INBOX_PORT: port.default(3003),
+    DEMO_SMTP_PORT: port.default(1025),
+    // Received webhooks and emails kept in memory, newest first; older ones are dropped.
+    DEMO_INBOX_CAPACITY: positiveInt.default(200),
+  },
   processor: {
     // Distinct event ids remembered per detection to drop connector resends.
     PROCESSOR_DEDUP_WINDOW: positiveInt.default(10_000),
@@ -103,8 +121,12 @@ const sections = {
     SMTP_USER: z.string().min(1).optional(),
     SMTP_PASSWORD: z.string().min(1).optional(),
     SMTP_FROM: z.string().min(3).default('Vigil <notifications@vigil.local>'),
-    // Deliveries sent at once, across all endpoints.
-    NOTIFIER_CONCURRENCY: positiveInt.default(16),
+    // Deliveries sent at once, across all endpoints. A send waiting on a slow endpoint costs
+    // only a socket, so this is sized for many bad endpoints at once.
+    NOTIFIER_CONCURRENCY: positiveInt.default(64),
+    // Deliveries sent at once to one webhook provider or email recipient, so endpoints that
+    // time out hold a few slots each and never the whole pool.
+    NOTIFIER_CONCURRENCY_PER_TARGET: positiveInt.default(4),
     // Delays before each retry of a failed delivery (DESIGN.md §5), e.g. 5s,5m,30m,2h.
     NOTIFIER_RETRY_SCHEDULE: z
       .string()
@@ -128,6 +150,14 @@ const sections = {
 } as const;
 
 export type ConfigSection = keyof typeof sections;
+
+/** Rules between variables of one section; each returns the problems it finds. */
+const sectionRules: Partial<Record<ConfigSection, (env: Env) => string[]>> = {
+  kafka: (env) =>
+    env.KAFKA_BROKERS && !env.SCHEMA_REGISTRY_URL
+      ? ['SCHEMA_REGISTRY_URL is required when KAFKA_BROKERS is set']
+      : [],
+};
 type SectionShape<S extends ConfigSection> = (typeof sections)[S];
 export type SectionValues<S extends ConfigSection> = {
   [K in keyof SectionShape<S>]: z.output<SectionShape<S>[K]>;
@@ -159,6 +189,7 @@ export function loadConfig<S extends ConfigSection>(
         problems.push(`${variable}=${JSON.stringify(raw)} is invalid: ${reason}`);
       }
     }
+    problems.push(...(sectionRules[name]?.(env) ?? []));
     result[name] = values;
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -7,6 +7,13 @@ export {
   type SqlResult,
 } from './sql/sql-client';
 export { createPgSqlClient, type PgSqlClientOptions } from './sql/pg-sql-client';
+export {
+  isEmbeddedSqlClient,
+  openPgliteSqlClient,
+  type EmbeddedSqlClient,
+  type PgliteSqlClientOptions,
+} from './sql/pglite-sql-client';
+export { openSqlClient, type OpenSqlClientOptions } from './sql/open-sql-client';
 export { SqlUnavailableError, isUnavailableError } from './sql/sql-unavailable-error';
 export {
   MigrationError,
@@ -125,6 +132,11 @@ export {
   PgSettingsChangeFeed,
   type PgSettingsChangeFeedOptions,
 } from './notification-settings/pg-settings-change-feed';
+export { PgliteSettingsChangeFeed } from './notification-settings/pglite-settings-change-feed';
+export {
+  openSettingsChangeFeed,
+  type OpenSettingsChangeFeedOptions,
+} from './notification-settings/open-settings-change-feed';
 export {
   SettingsCache,
   type SettingsCacheChange,

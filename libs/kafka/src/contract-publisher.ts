@@ -1,6 +1,8 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
 import type { AvroCodec } from './avro-codec';
+import { BrokerUnavailableError } from './broker-unavailable-error';
+import type { ContractRecordPublisher } from './message-log';
 import type { TopicCatalog } from './topic-catalog';
 
 /**
@@ -8,7 +10,7 @@ import type { TopicCatalog } from './topic-catalog';
  * detection (or investigation) lands on one partition in order. The producer is idempotent:
  * its own retries never duplicate a record.
  */
-export class ContractPublisher {
+export class ContractPublisher implements ContractRecordPublisher {
   private readonly producer: Producer;
 
   constructor(
@@ -37,7 +39,7 @@ export class ContractPublisher {
     const messages = await Promise.all(
       events.map(async (e) => ({ key: e.detection_id, value: await this.codec.encode(topic, e) })),
     );
-    await this.producer.send({ topic, acks: -1, messages });
+    await this.send(topic, messages);
   }
 
   async publishInvestigations(reports: readonly InvestigationRecord[]): Promise<void> {
@@ -45,6 +47,15 @@ export class ContractPublisher {
     const messages = await Promise.all(
       reports.map(async (r) => ({ key: r.id, value: await this.codec.encode(topic, r) })),
     );
-    await this.producer.send({ topic, acks: -1, messages });
+    await this.send(topic, messages);
+  }
+
+  /** The records are valid and encoded by now: a failure here is Kafka's, not the caller's. */
+  private async send(topic: string, messages: Message[]): Promise<void> {
+    try {
+      await this.producer.send({ topic, acks: -1, messages });
+    } catch (error) {
+      throw new BrokerUnavailableError(error);
+    }
   }
 }

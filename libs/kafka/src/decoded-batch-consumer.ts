@@ -7,8 +7,9 @@ import {
   type KafkaMessage,
 } from 'kafkajs';
 import type { Logger } from '@vigil/config';
-import { type AvroCodec, DecodeError } from './avro-codec';
+import { DecodeError } from './avro-codec';
 import { DeadLetterPublisher, type DeadLetter } from './dead-letter-publisher';
+import type { BatchConsumer, ContractCodec } from './message-log';
 
 export interface DecodedRecord {
   topic: string;
@@ -29,7 +30,9 @@ export type DecodedBatchHandler = (
 
 export interface DecodedBatchConsumerOptions {
   kafka: Kafka;
-  codec: AvroCodec;
+  codec: ContractCodec;
+  /** Replaces `codec.decode` for topics that are not Avro; throws a DecodeError to dead-letter. */
+  decode?: (value: Buffer | null) => unknown;
   groupId: string;
   topics: string[];
   handler: DecodedBatchHandler;
@@ -43,7 +46,7 @@ export interface DecodedBatchConsumerOptions {
  * dead letters are durable. A failing handler is retried with backoff on the same batch, so
  * a backend outage delays the partition but loses nothing.
  */
-export class DecodedBatchConsumer {
+export class DecodedBatchConsumer implements BatchConsumer {
   private consumer: Consumer | null = null;
   private producerClosed = false;
   private readonly deadLetterProducer;
@@ -93,7 +96,8 @@ export class DecodedBatchConsumer {
   private async handleBatch(payload: EachBatchPayload, deadLetters: DeadLetterPublisher) {
     const { batch } = payload;
     if (batch.messages.length === 0) return;
-    const { codec, handler, logger } = this.options;
+    const { handler, logger } = this.options;
+    const decode = this.options.decode ?? ((value) => this.options.codec.decode(value));
     const started = Date.now();
 
     const decoded: DecodedRecord[] = [];
@@ -106,7 +110,7 @@ export class DecodedBatchConsumer {
         key: message.key,
       };
       try {
-        const value = await codec.decode(message.value);
+        const value = await decode(message.value);
         decoded.push({ ...base, raw: message, value });
       } catch (error) {
         if (!(error instanceof DecodeError)) throw error;

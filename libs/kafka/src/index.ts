@@ -11,6 +11,7 @@ export {
   type DecodedBatchConsumerOptions,
 } from './decoded-batch-consumer';
 export { ContractPublisher } from './contract-publisher';
+export { BrokerUnavailableError } from './broker-unavailable-error';
 export { nextOffset, offsetsToCommit, reachedEnd, restoreTargets } from './partition-offsets';
 export { readChangelog, type ChangelogEntries } from './read-changelog';
 export {
@@ -22,3 +23,18 @@ export {
   type Punctuation,
   type TransactionalProcessorOptions,
 } from './transactional-processor';
+export {
+  type BatchConsumer,
+  type ContractCodec,
+  type ContractRecordPublisher,
+  type DecodedBatchConsumerSpec,
+  type MessageLog,
+  type PartitionProcessor,
+  type PartitionProcessorSpec,
+} from './message-log';
+export { KafkaMessageLog } from './kafka-message-log';
+export { openInProcessLog, type InProcessLogOptions } from './open-in-process-log';
+export { createMessageLog, type MessageLogSettings } from './create-message-log';
+export { LocalAvroCodec } from './local-avro-codec';
+export { partitionForKey } from './partition-for-key';
+export { openAppMessageLog, type AppMessageLog } from './open-app-message-log';

@@ -15,6 +15,7 @@ import type { Logger } from '@vigil/config';
 import { type AvroCodec, DecodeError } from './avro-codec';
 import type { DeadLetter } from './dead-letter-publisher';
 import type { DecodedRecord } from './decoded-batch-consumer';
+import type { PartitionProcessor } from './message-log';
 import { offsetsToCommit } from './partition-offsets';
 import { readChangelog, type ChangelogEntries } from './read-changelog';
 
@@ -114,7 +115,7 @@ const partitionKey = (topic: string, partition: number) => `${topic}#${partition
  * state forgotten) and re-acquired from the committed offsets and changelog, so memory never
  * runs ahead of what Kafka committed.
  */
-export class TransactionalProcessor {
+export class TransactionalProcessor implements PartitionProcessor {
   private consumer: Consumer | null = null;
   private readonly tasks = new Map<string, PartitionTask>();
   private readonly pending = new Map<string, Promise<void>>();

@@ -2,18 +2,16 @@ import type { Client } from '@elastic/elasticsearch';
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
 import { toEventDocument } from './event-documents';
 import type { IndexNames } from './index-names';
+import type { ReadModelWriter, RejectedDocument } from './read-model-writer';
 
-export interface RejectedDocument<T> {
-  record: T;
-  reason: string;
-}
+export type { RejectedDocument } from './read-model-writer';
 
 /**
  * Bulk-writes the read models. The event id is the document id, so a replayed record
  * overwrites itself and changes nothing. Documents Elasticsearch rejects for their content
  * come back to the caller (for the DLQ); any other failure throws so the batch is retried.
  */
-export class ElasticsearchReadModelWriter {
+export class ElasticsearchReadModelWriter implements ReadModelWriter {
   constructor(
     private readonly client: Client,
     private readonly names: IndexNames,

@@ -9,6 +9,20 @@ export {
 } from './event-documents';
 export { ElasticsearchReadModelWriter, type RejectedDocument } from './elasticsearch-event-writer';
 export { ReadModelProjector, type ProjectedKind } from './read-model-projector';
+export { type ReadModelWriter } from './read-model-writer';
+export { SqlReadModelWriter } from './sql-read-model-writer';
+export { SqlEventReadModel } from './sql-event-read-model';
+export {
+  SQL_READ_MODEL_LEDGER,
+  ensureSqlReadModels,
+  sqlReadModelMigrations,
+} from './sql-read-model-migrations';
+export {
+  openEventReadModel,
+  openReadModelWriter,
+  type Opened,
+  type OpenReadModelsOptions,
+} from './open-read-models';
 export {
   createElasticsearchClient,
   isElasticsearchUnavailable,

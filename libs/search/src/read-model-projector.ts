@@ -4,17 +4,17 @@ import {
   type DetectionEventRecord,
   type InvestigationRecord,
 } from '@vigil/contracts';
-import type { ElasticsearchReadModelWriter } from './elasticsearch-event-writer';
+import type { ReadModelWriter } from './read-model-writer';
 
 export type ProjectedKind = 'detection-event' | 'investigation';
 
 /**
  * Turns decoded records into read-model documents. A record that fails validation or that
- * Elasticsearch rejects for its content is returned with the reason; everything else is
+ * the backend rejects for its content is returned with the reason; everything else is
  * written before this returns.
  */
 export class ReadModelProjector {
-  constructor(private readonly writer: ElasticsearchReadModelWriter) {}
+  constructor(private readonly writer: ReadModelWriter) {}
 
   async project<T extends { value: unknown }>(
     kind: ProjectedKind,

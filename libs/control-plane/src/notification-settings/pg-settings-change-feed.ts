@@ -104,7 +104,8 @@ export class PgSettingsChangeFeed implements SettingsChangeFeed {
   }
 }
 
-function parseChange(payload: string | undefined): SettingsChange | null {
+/** A NOTIFY payload; null when it is not one we know, which calls for a resync. */
+export function parseChange(payload: string | undefined): SettingsChange | null {
   try {
     const value = JSON.parse(payload ?? '') as Partial<{ scope: string; detectionId: unknown }>;
     if (value.scope === 'global') return { scope: 'global' };

@@ -19,6 +19,8 @@ export class MigrationError extends Error {
 export interface RunMigrationsOptions {
   readonly migrations?: readonly Migration[];
   readonly logger?: ControlPlaneLogger;
+  /** Table recording what was applied (default `schema_migrations`); one per migration set. */
+  readonly ledgerTable?: string;
 }
 
 export interface MigrationReport {
@@ -52,6 +54,8 @@ export async function runMigrations(
 ): Promise<MigrationReport> {
   const migrations = options.migrations ?? controlPlaneMigrations;
   const logger = options.logger ?? silentLogger;
+  const ledger = options.ledgerTable ?? 'schema_migrations';
+  if (!/^[a-z_][a-z0-9_]*$/.test(ledger)) throw new MigrationError(`Bad ledger table ${ledger}`);
   checkList(migrations);
 
   const applied: string[] = [];
@@ -59,13 +63,13 @@ export async function runMigrations(
     const checksum = checksumOf(migration);
     const didApply = await client.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
-      await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      await tx.exec(`CREATE TABLE IF NOT EXISTS ${ledger} (
         id         text        PRIMARY KEY,
         checksum   text        NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
       )`);
       const existing = await tx.query<{ checksum: string }>(
-        'SELECT checksum FROM schema_migrations WHERE id = $1',
+        `SELECT checksum FROM ${ledger} WHERE id = $1`,
         [migration.id],
       );
       if (existing.rows.length > 0) {
@@ -77,7 +81,7 @@ export async function runMigrations(
         return false;
       }
       await tx.exec(migration.sql);
-      await tx.query('INSERT INTO schema_migrations (id, checksum) VALUES ($1, $2)', [
+      await tx.query(`INSERT INTO ${ledger} (id, checksum) VALUES ($1, $2)`, [
         migration.id,
         checksum,
       ]);

@@ -82,6 +82,26 @@ describe('assertWebhookUrl', () => {
     expect(() => assertWebhookUrl('http://10.20.3.4/', policy)).not.toThrow();
     expect(() => assertWebhookUrl('http://10.21.3.4/', policy)).toThrow(WebhookTargetError);
   });
+
+  it('allows exactly the allowlisted address and port, and no other port or address', () => {
+    const policy = { allowPrivate: false, allowlist: ['127.0.0.1:3003', '[::1]:3003'] };
+    expect(assertWebhookUrl('http://127.0.0.1:3003/webhooks/demo', policy).port).toBe('3003');
+    expect(() => assertWebhookUrl('http://[::1]:3003/webhooks/demo', policy)).not.toThrow();
+    expect(() => assertWebhookUrl('http://127.0.0.1:9200/_bulk', policy)).toThrow(/must be public/);
+    expect(() => assertWebhookUrl('http://127.0.0.1/', policy)).toThrow(/must be public/);
+    expect(() => assertWebhookUrl('http://127.0.0.2:3003/', policy)).toThrow(/must be public/);
+    expect(() => assertWebhookUrl('https://[::1]/', policy)).toThrow(/must be public/);
+  });
+
+  it('never extends an address:port entry to a host name resolving to that address', async () => {
+    await expect(
+      assertWebhookTarget(
+        'http://localhost:3003/',
+        { allowPrivate: false, allowlist: ['127.0.0.1:3003'] },
+        resolvingTo('127.0.0.1'),
+      ),
+    ).rejects.toThrow(/must be public/);
+  });
 });
 
 describe('assertWebhookTarget', () => {

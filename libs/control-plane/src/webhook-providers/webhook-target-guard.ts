@@ -10,7 +10,11 @@ import ipaddr from 'ipaddr.js';
 export interface WebhookTargetPolicy {
   /** Allows private, loopback and link-local targets (development, tests, on-premises). */
   readonly allowPrivate: boolean;
-  /** Host names (exact, case-insensitive) and CIDR ranges allowed even when not public. */
+  /**
+   * Allowed even when not public: host names (exact, case-insensitive), CIDR ranges, and single
+   * endpoints written as an IP address and port (`127.0.0.1:3003`, `[::1]:3003`), which allow
+   * that port only, e.g. a local receiver without opening the rest of loopback.
+   */
   readonly allowlist: readonly string[];
 }
 
@@ -23,6 +27,8 @@ export class WebhookTargetError extends Error {
   }
 }
 
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /**
  * `null` for a public unicast address; otherwise the kind of address it is (ipaddr.js range
  * names: loopback, private, linkLocal, uniqueLocal, multicast, unspecified, carrierGradeNat,
@@ -31,8 +37,12 @@ export class WebhookTargetError extends Error {
  */
 export function nonPublicRangeOf(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'invalid';
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' ? null : range;
+  const parsed = ipaddr.process(address);
+  // ipaddr.js calls the deprecated IPv4-compatible block (::a.b.c.d, RFC 4291 §2.5.5.1) unicast;
+  // it is reserved, never a public target, and a stack that still honours it reaches a.b.c.d.
+  const range = parsed.range();
+  if (range !== 'unicast') return range;
+  return parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : null;
 }
 
 function allowlistedHost(host: string, policy: WebhookTargetPolicy): boolean {
@@ -48,6 +58,29 @@ function allowlistedAddress(address: string, policy: WebhookTargetPolicy): boole
     if (!ipaddr.isValidCIDR(entry)) return false;
     const [network, bits] = ipaddr.parseCIDR(entry);
     return parsed.kind() === network.kind() && parsed.match(network, bits);
+  });
+}
+
+const ENDPOINT_ENTRY = /^(?:\[([0-9a-fA-F:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3})):(\d{1,5})$/;
+
+/**
+ * Whether an `address:port` entry names this IP literal and port. Only IP literals qualify: a
+ * host name is checked at connection time by its DNS answer, where the port is not known.
+ */
+function allowlistedEndpoint(url: URL, policy: WebhookTargetPolicy): boolean {
+  const host = hostOf(url);
+  if (!ipaddr.isValid(host)) return false;
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const address = ipaddr.process(host).toString();
+  return policy.allowlist.some((entry) => {
+    const match = ENDPOINT_ENTRY.exec(entry.trim());
+    if (match === null) return false;
+    const entryAddress = match[1] ?? match[2];
+    return (
+      ipaddr.isValid(entryAddress) &&
+      ipaddr.process(entryAddress).toString() === address &&
+      Number(match[3]) === port
+    );
   });
 }
 
@@ -79,7 +112,7 @@ export function assertWebhookUrl(raw: string, policy: WebhookTargetPolicy): URL 
     throw new WebhookTargetError('The webhook URL must not contain credentials');
   }
   const host = hostOf(url);
-  if (isIP(host)) assertAddressAllowed(host, host, policy);
+  if (isIP(host) && !allowlistedEndpoint(url, policy)) assertAddressAllowed(host, host, policy);
   return url;
 }
 

@@ -1,0 +1,256 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@vigil/config';
+import { dlqTopicOf, type DetectionEventRecord } from '@vigil/contracts';
+import { anEventRecord } from '../../../test/support/event-records';
+import { DecodeError } from './avro-codec';
+import { createKafkaClient } from './create-kafka-client';
+import type { DecodedRecord } from './decoded-batch-consumer';
+import { KafkaMessageLog } from './kafka-message-log';
+import type { BatchConsumer, MessageLog, PartitionProcessor } from './message-log';
+import { openInProcessLog } from './open-in-process-log';
+import { registerContracts } from './register-contracts';
+import { TopicCatalog } from './topic-catalog';
+import type { PartitionHandler } from './transactional-processor';
+
+const logger = createLogger('message-log-contract', 'silent');
+const dataDir = mkdtempSync(join(tmpdir(), 'vigil-message-log-'));
+let run = 0;
+
+const adapters: [string, () => MessageLog][] = [
+  [
+    'kafka',
+    () =>
+      new KafkaMessageLog(
+        createKafkaClient(
+          {
+            brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
+            clientId: 'contract',
+          },
+          logger,
+        ),
+        process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7',
+      ),
+  ],
+  ['in-process', () => openInProcessLog(dataDir, logger)],
+];
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Resolves once `predicate` holds, polling. */
+async function eventually(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A processor handler counting each detection's events; the count is its changelog state. */
+function countingHandler(
+  topics: TopicCatalog,
+  partition: number,
+  changelog: Map<string, Buffer>,
+  failOn: Set<string>,
+): PartitionHandler {
+  const counts = new Map([...changelog].map(([k, v]) => [k, Number(v.toString())]));
+  return {
+    process(records: DecodedRecord[]) {
+      const next = new Map(counts);
+      for (const record of records) {
+        const event = record.value as DetectionEventRecord;
+        if (failOn.delete(event.id)) throw new Error('transient failure');
+        next.set(event.detection_id, (next.get(event.detection_id) ?? 0) + 1);
+      }
+      const touched = [
+        ...new Set(records.map((r) => (r.value as DetectionEventRecord).detection_id)),
+      ];
+      return {
+        outputs: touched.flatMap((id) => [
+          {
+            topic: topics.detectionState,
+            key: id,
+            partition,
+            value: Buffer.from(String(next.get(id))),
+          },
+          {
+            topic: topics.notificationCommands,
+            key: id,
+            value: Buffer.from(`${id}=${next.get(id)}`),
+          },
+        ]),
+        rejected: [],
+        commit: () => {
+          for (const [k, v] of next) counts.set(k, v);
+        },
+      };
+    },
+    punctuate: () => null,
+  };
+}
+
+describe.each(adapters)('MessageLog contract (%s)', (name, openLog) => {
+  let log: MessageLog;
+  let topics: TopicCatalog;
+  const running: BatchConsumer[] = [];
+
+  beforeEach(async () => {
+    run += 1;
+    log = openLog();
+    topics = new TopicCatalog(`${process.env.VIGIL_TOPIC_PREFIX ?? 'contract.'}${name}.${run}.`, 3);
+    await log.ensureTopics(topics.all());
+    await registerContracts(log.codec, topics);
+  });
+
+  afterEach(async () => {
+    for (const consumer of running.splice(0)) await consumer.stop();
+    await log.close();
+  }, 60_000);
+
+  const start = async <T extends BatchConsumer>(consumer: T): Promise<T> => {
+    running.push(consumer);
+    await consumer.start();
+    return consumer;
+  };
+
+  const collect = async (topic: string, decode?: (value: Buffer | null) => unknown) => {
+    const seen: DecodedRecord[] = [];
+    await start(
+      log.createDecodedBatchConsumer({
+        groupId: `${topic}.reader`,
+        topics: [topic],
+        logger,
+        decode,
+        handler: async (records) => {
+          seen.push(...records);
+          return { rejected: [] };
+        },
+      }),
+    );
+    return seen;
+  };
+
+  it('delivers published records decoded, in order per detection', async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    const events = [1, 2, 3].map((n) => anEventRecord({ detection_id: 'det-a', risk_score: n }));
+    await publisher.publishDetectionEvents(events);
+    const seen = await collect(topics.detectionEvents);
+    await eventually(() => seen.length === 3);
+    expect(seen.map((r) => r.value)).toEqual(events);
+    expect(seen.map((r) => r.key?.toString())).toEqual(['det-a', 'det-a', 'det-a']);
+    await publisher.disconnect();
+  }, 60_000);
+
+  it('sends undecodable and rejected records to the DLQ with the reason, and moves on', async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    const [bad, refused, good] = ['bad', 'refused', 'good'].map((id) =>
+      anEventRecord({ id, detection_id: 'det-b' }),
+    );
+    await publisher.publishDetectionEvents([bad, refused, good]);
+    const handled: unknown[] = [];
+    await start(
+      log.createDecodedBatchConsumer({
+        groupId: `${topics.detectionEvents}.dlq-test`,
+        topics: [topics.detectionEvents],
+        logger,
+        decode: async (value) => {
+          const event = (await log.codec.decode(value)) as DetectionEventRecord;
+          if (event.id === 'bad') throw new DecodeError('not a valid event');
+          return event;
+        },
+        handler: async (records) => {
+          handled.push(...records.map((r) => r.value));
+          return {
+            rejected: records
+              .filter((r) => (r.value as DetectionEventRecord).id === 'refused')
+              .map((record) => ({ record, reason: 'refused by the handler' })),
+          };
+        },
+      }),
+    );
+    const letters = await collect(dlqTopicOf(topics.detectionEvents), (value) => value);
+    await eventually(() => letters.length === 2);
+    expect(handled).toEqual([refused, good]);
+    expect(letters.map((l) => l.raw.headers?.['dlq.reason']?.toString())).toEqual([
+      'not a valid event',
+      'refused by the handler',
+    ]);
+    expect(await log.codec.decode(letters[0].raw.value)).toEqual(bad);
+    await publisher.disconnect();
+  }, 60_000);
+
+  it('commits a processor batch with its state and offsets at once, and restores after a restart', async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    const failOn = new Set<string>(['boom']);
+    const processor = () =>
+      log.createTransactionalProcessor({
+        logger,
+        groupId: `${topics.detectionEvents}.processor`,
+        topics: [topics.detectionEvents],
+        changelogTopic: topics.detectionState,
+        createPartitionHandler: (_topic, partition, changelog) =>
+          countingHandler(topics, partition, changelog, failOn),
+      });
+    const commands = await collect(topics.notificationCommands, (value) => value?.toString());
+    const latest = () =>
+      commands.map((c) => c.value as string).filter((c) => c.startsWith('det-c='));
+
+    const first: PartitionProcessor = await start(processor());
+    await publisher.publishDetectionEvents([
+      anEventRecord({ detection_id: 'det-c' }),
+      anEventRecord({ detection_id: 'det-c', id: 'boom' }),
+    ]);
+    await eventually(() => latest().includes('det-c=2'));
+    // The failed attempt wrote nothing: no command ever counted the first event twice.
+    expect(latest().every((c) => ['det-c=1', 'det-c=2'].includes(c))).toBe(true);
+    await first.stop();
+    running.splice(running.indexOf(first), 1);
+
+    await start(processor());
+    await publisher.publishDetectionEvents([anEventRecord({ detection_id: 'det-c' })]);
+    await eventually(() => latest().includes('det-c=3'));
+    expect(latest()).not.toContain('det-c=4');
+    await publisher.disconnect();
+  }, 90_000);
+});
+
+describe('in-process log shared by several apps', () => {
+  it('keeps one log per data folder until its last user closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-shared-'));
+    const topics = new TopicCatalog('shared.', 2);
+    const ingest = openInProcessLog(dir, logger);
+    const indexer = openInProcessLog(dir, logger);
+    await ingest.ensureTopics(topics.all());
+    await registerContracts(ingest.codec, topics);
+    expect(await indexer.ensureTopics(topics.all())).toEqual([]);
+    await ingest.close();
+    const event = anEventRecord();
+    const publisher = indexer.createContractPublisher(topics);
+    await registerContracts(indexer.codec, topics);
+    await publisher.publishDetectionEvents([event]);
+    await indexer.close();
+
+    const reopened = openInProcessLog(dir, logger);
+    await registerContracts(reopened.codec, topics);
+    const seen: unknown[] = [];
+    const consumer = reopened.createDecodedBatchConsumer({
+      groupId: 'g',
+      topics: [topics.detectionEvents],
+      logger,
+      handler: async (records) => {
+        seen.push(...records.map((r) => r.value));
+        return { rejected: [] };
+      },
+    });
+    await consumer.start();
+    await eventually(() => seen.length === 1);
+    expect(seen).toEqual([event]);
+    await consumer.stop();
+    await reopened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,71 @@
+import type { SqlClient } from '@vigil/control-plane';
+import { createElasticsearchClient } from './create-elasticsearch-client';
+import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
+import { ElasticsearchReadModelWriter } from './elasticsearch-event-writer';
+import { ensureReadModels } from './ensure-read-models';
+import type { EventReadModel } from './event-read-model';
+import { IndexNames } from './index-names';
+import type { ReadModelWriter } from './read-model-writer';
+import { ensureSqlReadModels } from './sql-read-model-migrations';
+import { SqlEventReadModel } from './sql-event-read-model';
+import { SqlReadModelWriter } from './sql-read-model-writer';
+
+export interface OpenReadModelsOptions {
+  /** Elasticsearch; without one the read models live in `sql` (DESIGN.md §8). */
+  readonly elasticsearchUrl?: string;
+  /** VIGIL_INDEX_PREFIX (Elasticsearch only). */
+  readonly indexPrefix: string;
+  /** The control plane's database (embedded or PostgreSQL); the caller closes it. */
+  readonly sql: SqlClient;
+  /** Replicas of new indices (Elasticsearch only). */
+  readonly replicas?: number;
+}
+
+export interface Opened<T> {
+  readonly backend: 'elasticsearch' | 'sql';
+  readonly value: T;
+  /** Closes what the factory opened (the Elasticsearch client); never `sql`. */
+  close(): Promise<void>;
+}
+
+async function open<T>(
+  options: OpenReadModelsOptions,
+  onElasticsearch: (es: ReturnType<typeof createElasticsearchClient>, names: IndexNames) => T,
+  onSql: (sql: SqlClient) => T,
+): Promise<Opened<T>> {
+  if (options.elasticsearchUrl !== undefined && options.elasticsearchUrl !== '') {
+    const es = createElasticsearchClient(options.elasticsearchUrl);
+    const names = new IndexNames(options.indexPrefix);
+    try {
+      await ensureReadModels(es, names, options.replicas);
+    } catch (error) {
+      await es.close();
+      throw error;
+    }
+    return { backend: 'elasticsearch', value: onElasticsearch(es, names), close: () => es.close() };
+  }
+  await ensureSqlReadModels(options.sql);
+  return { backend: 'sql', value: onSql(options.sql), close: async () => undefined };
+}
+
+/** The query API's read side: Elasticsearch when ELASTICSEARCH_URL is set, SQL otherwise. */
+export function openEventReadModel(
+  options: OpenReadModelsOptions,
+): Promise<Opened<EventReadModel>> {
+  return open<EventReadModel>(
+    options,
+    (es, names) => new ElasticsearchEventReadModel(es, names),
+    (sql) => new SqlEventReadModel(sql),
+  );
+}
+
+/** The writer for ReadModelProjector, on the same backend as openEventReadModel picks. */
+export function openReadModelWriter(
+  options: OpenReadModelsOptions,
+): Promise<Opened<ReadModelWriter>> {
+  return open<ReadModelWriter>(
+    options,
+    (es, names) => new ElasticsearchReadModelWriter(es, names),
+    (sql) => new SqlReadModelWriter(sql),
+  );
+}
