@@ -16,7 +16,7 @@ import {
   SignInRequiredException,
 } from './security/web-exceptions';
 import { type WebRequest } from './security/web-request';
-import { html } from './views/html';
+import { html } from '@vigil/http';
 import { sendPage } from './views/send-page';
 import { statusPage, type StatusPageModel } from './views/status-page';
 

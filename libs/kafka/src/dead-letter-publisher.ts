@@ -1,5 +1,6 @@
 import type { IHeaders, Producer } from 'kafkajs';
 import { dlqTopicOf } from '@vigil/contracts';
+import type { DecodedRecord } from './decoded-batch-consumer';
 
 export interface DeadLetter {
   topic: string;
@@ -9,6 +10,31 @@ export interface DeadLetter {
   value: Buffer | null;
   headers?: IHeaders;
   reason: string;
+}
+
+/** The dead letter of a record a handler refused: its original bytes and headers. */
+export function deadLetterOf(record: DecodedRecord, reason: string): DeadLetter {
+  return {
+    topic: record.topic,
+    partition: record.partition,
+    offset: record.offset,
+    key: record.key,
+    value: record.raw.value,
+    headers: record.raw.headers,
+    reason,
+  };
+}
+
+/** The original headers plus where the record came from and why it is in the DLQ. */
+export function deadLetterHeaders(letter: DeadLetter, at: number): IHeaders {
+  return {
+    ...letter.headers,
+    'dlq.reason': letter.reason.slice(0, 2000),
+    'dlq.topic': letter.topic,
+    'dlq.partition': String(letter.partition),
+    'dlq.offset': letter.offset,
+    'dlq.at': new Date(at).toISOString(),
+  };
 }
 
 /**
@@ -33,14 +59,7 @@ export class DeadLetterPublisher {
         messages: list.map((l) => ({
           key: l.key,
           value: l.value,
-          headers: {
-            ...l.headers,
-            'dlq.reason': l.reason.slice(0, 2000),
-            'dlq.topic': l.topic,
-            'dlq.partition': String(l.partition),
-            'dlq.offset': l.offset,
-            'dlq.at': new Date().toISOString(),
-          },
+          headers: deadLetterHeaders(l, Date.now()),
         })),
       })),
     });

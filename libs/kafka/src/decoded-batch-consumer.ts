@@ -8,7 +8,7 @@ import {
 } from 'kafkajs';
 import type { Logger } from '@vigil/config';
 import { DecodeError } from './avro-codec';
-import { DeadLetterPublisher, type DeadLetter } from './dead-letter-publisher';
+import { DeadLetterPublisher, deadLetterOf, type DeadLetter } from './dead-letter-publisher';
 import type { BatchConsumer, ContractCodec } from './message-log';
 
 export interface DecodedRecord {
@@ -138,17 +138,7 @@ export class DecodedBatchConsumer implements BatchConsumer {
         return true;
       },
     });
-    for (const { record, reason } of result.rejected) {
-      letters.push({
-        topic: record.topic,
-        partition: record.partition,
-        offset: record.offset,
-        key: record.key,
-        value: record.raw.value,
-        headers: record.raw.headers,
-        reason,
-      });
-    }
+    for (const { record, reason } of result.rejected) letters.push(deadLetterOf(record, reason));
     await deadLetters.publish(letters);
     if (letters.length > 0) {
       logger.warn(

@@ -1,6 +1,7 @@
 import { backOff } from 'exponential-backoff';
 import type { InProcessGroupLock } from './in-process-group-lock';
-import { deadLetterRecords, decodeRecords, rejectedLetter } from './in-process-records';
+import { deadLetterOf } from './dead-letter-publisher';
+import { deadLetterRecords, decodeRecords } from './in-process-records';
 import type { BatchConsumer, ContractCodec, DecodedBatchConsumerSpec } from './message-log';
 import type { PartitionedLog } from './partitioned-log';
 
@@ -89,7 +90,7 @@ export class InProcessBatchConsumer implements BatchConsumer {
         return this.running;
       },
     });
-    for (const { record, reason } of result.rejected) letters.push(rejectedLetter(record, reason));
+    for (const { record, reason } of result.rejected) letters.push(deadLetterOf(record, reason));
     const next = records[records.length - 1].offset + 1;
     this.log.write(deadLetterRecords(letters, Date.now()), [
       { groupId, topic, partition, offset: next },

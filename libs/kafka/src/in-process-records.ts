@@ -1,7 +1,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { dlqTopicOf } from '@vigil/contracts';
 import { DecodeError } from './avro-codec';
-import type { DeadLetter } from './dead-letter-publisher';
+import { deadLetterHeaders, type DeadLetter } from './dead-letter-publisher';
 import type { DecodedRecord } from './decoded-batch-consumer';
 import type { StoredRecord } from './log-frame';
 import type { RecordToAppend } from './partitioned-log';
@@ -40,31 +40,12 @@ export async function decodeRecords(
   return { decoded, letters };
 }
 
-export function rejectedLetter(record: DecodedRecord, reason: string): DeadLetter {
-  return {
-    topic: record.topic,
-    partition: record.partition,
-    offset: record.offset,
-    key: record.key,
-    value: record.raw.value,
-    headers: record.raw.headers,
-    reason,
-  };
-}
-
 /** The DeadLetterPublisher's record shape: original bytes and headers plus the reason. */
 export function deadLetterRecords(letters: readonly DeadLetter[], at: number): RecordToAppend[] {
   return letters.map((l) => ({
     topic: dlqTopicOf(l.topic),
     key: l.key,
     value: l.value,
-    headers: {
-      ...l.headers,
-      'dlq.reason': l.reason.slice(0, 2000),
-      'dlq.topic': l.topic,
-      'dlq.partition': String(l.partition),
-      'dlq.offset': l.offset,
-      'dlq.at': new Date(at).toISOString(),
-    },
+    headers: deadLetterHeaders(l, at),
   }));
 }

@@ -1,5 +1,6 @@
 import type { InProcessGroupLock } from './in-process-group-lock';
-import { deadLetterRecords, decodeRecords, rejectedLetter } from './in-process-records';
+import { deadLetterOf } from './dead-letter-publisher';
+import { deadLetterRecords, decodeRecords } from './in-process-records';
 import type { ContractCodec, PartitionProcessor, PartitionProcessorSpec } from './message-log';
 import type { OffsetToCommit, PartitionedLog, RecordToAppend } from './partitioned-log';
 import type { DeadLetter } from './dead-letter-publisher';
@@ -128,7 +129,7 @@ export class InProcessTransactionalProcessor implements PartitionProcessor {
       this.codec.decode(value),
     );
     const result = await task.handler.process(decoded, Date.now());
-    for (const { record, reason } of result.rejected) letters.push(rejectedLetter(record, reason));
+    for (const { record, reason } of result.rejected) letters.push(deadLetterOf(record, reason));
     const next = records[records.length - 1].offset + 1;
     this.writeTransaction(result.outputs, letters, {
       groupId: this.spec.groupId,

@@ -13,7 +13,7 @@ import {
 import { dlqTopicOf } from '@vigil/contracts';
 import type { Logger } from '@vigil/config';
 import { type AvroCodec, DecodeError } from './avro-codec';
-import type { DeadLetter } from './dead-letter-publisher';
+import { deadLetterHeaders, deadLetterOf, type DeadLetter } from './dead-letter-publisher';
 import type { DecodedRecord } from './decoded-batch-consumer';
 import type { PartitionProcessor } from './message-log';
 import { offsetsToCommit } from './partition-offsets';
@@ -235,7 +235,8 @@ export class TransactionalProcessor implements PartitionProcessor {
         );
         const decodedAt = Date.now();
         const result = await task.handler.process(decoded, Date.now());
-        for (const { record, reason } of result.rejected) letters.push(deadLetter(record, reason));
+        for (const { record, reason } of result.rejected)
+          letters.push(deadLetterOf(record, reason));
         const processedAt = Date.now();
         const lastOffset = batch.lastOffset();
         await this.writeTransaction(task, result.outputs, letters, {
@@ -498,31 +499,12 @@ function groupOutputs(outputs: OutputRecord[]): TopicMessages[] {
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }
 
-function deadLetter(record: DecodedRecord, reason: string): DeadLetter {
-  return {
-    topic: record.topic,
-    partition: record.partition,
-    offset: record.offset,
-    key: record.key,
-    value: record.raw.value,
-    headers: record.raw.headers,
-    reason,
-  };
-}
-
 /** The DeadLetterPublisher's record shape, written inside the partition's transaction. */
 function deadLetterOutputs(letters: DeadLetter[], at: number): OutputRecord[] {
   return letters.map((l) => ({
     topic: dlqTopicOf(l.topic),
     key: l.key?.toString('utf8') ?? '',
     value: l.value,
-    headers: {
-      ...l.headers,
-      'dlq.reason': l.reason.slice(0, 2000),
-      'dlq.topic': l.topic,
-      'dlq.partition': String(l.partition),
-      'dlq.offset': l.offset,
-      'dlq.at': new Date(at).toISOString(),
-    },
+    headers: deadLetterHeaders(l, at),
   }));
 }

@@ -1,4 +1,4 @@
-import { SafeHtml, html } from './html';
+import { SafeHtml, html } from '@vigil/http';
 import type { CaughtEmail } from './mail-catcher';
 import type { ReceivedWebhook, SignatureCheck } from './webhook-inbox';
 

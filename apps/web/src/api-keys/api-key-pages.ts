@@ -15,7 +15,7 @@ import {
 import { confirmCard } from '../views/confirm-card';
 import { formatDate } from '../views/format-date';
 import { csrfField, describedBy, errorSummary, fieldError } from '../views/form-parts';
-import { flag, html, type SafeHtml } from '../views/html';
+import { flag, html, type SafeHtml } from '@vigil/http';
 import { icons } from '../views/icons';
 import { appPage, pageHeader, tabs } from '../views/layout';
 import { secretShownOnce } from '../views/secret-shown-once';

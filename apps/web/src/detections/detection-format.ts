@@ -1,5 +1,5 @@
 import { formatDate } from '../views/format-date';
-import { html, type SafeHtml } from '../views/html';
+import { html, type SafeHtml } from '@vigil/http';
 
 const COUNT = new Intl.NumberFormat('en-US');
 const RISK = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });

@@ -1,6 +1,6 @@
 import { type ActiveSession } from '@vigil/control-plane';
 import { type DetectionListItem } from '@vigil/search';
-import { html } from '../views/html';
+import { html } from '@vigil/http';
 import { appPage, pageHeader } from '../views/layout';
 import { detectionPath, formatCount, riskBadge, tableDate, withQuery } from './detection-format';
 

@@ -27,7 +27,7 @@ import {
   type NotificationSettingsFormValues,
 } from '../notifications/notification-settings-form';
 import { silenceStatus, type SilenceStatus } from '../notifications/silence-status';
-import { flag, html, type SafeHtml } from '../views/html';
+import { flag, html, type SafeHtml } from '@vigil/http';
 import { detectionPath } from './detection-format';
 
 const NOTIFICATIONS_PATH = '/settings/notifications';

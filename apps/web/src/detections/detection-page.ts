@@ -6,7 +6,7 @@ import {
 } from '@vigil/control-plane';
 import { type AffectedUser, type DetectionSummary, type EventView } from '@vigil/search';
 import { formatDate } from '../views/format-date';
-import { html, type SafeHtml } from '../views/html';
+import { html, type SafeHtml } from '@vigil/http';
 import { icons } from '../views/icons';
 import { appPage, pageHeader } from '../views/layout';
 import { detectionPath, formatCount, riskBadge, tableDate, withQuery } from './detection-format';

@@ -18,7 +18,7 @@ import {
 } from '../views/form-parts';
 import { confirmCard } from '../views/confirm-card';
 import { formatDate } from '../views/format-date';
-import { flag, html, type SafeHtml } from '../views/html';
+import { flag, html, type SafeHtml } from '@vigil/http';
 import { icons } from '../views/icons';
 import { appPage, pageHeader } from '../views/layout';
 import { secretShownOnce } from '../views/secret-shown-once';

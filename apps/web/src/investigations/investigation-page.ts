@@ -3,7 +3,7 @@ import { type InvestigationReport } from '@vigil/search';
 import { detectionPath, riskBadge } from '../detections/detection-format';
 import { DETECTIONS_PATH } from '../detections/detection-list-page';
 import { formatDate } from '../views/format-date';
-import { html, type SafeHtml } from '../views/html';
+import { html, type SafeHtml } from '@vigil/http';
 import { appPage, pageHeader } from '../views/layout';
 
 const OUTCOME_LABELS: Readonly<Record<string, string>> = {

@@ -8,7 +8,7 @@ import {
   MIN_MAX_EVENTS_PER_NOTIFICATION,
   type NotificationSettings,
 } from '@vigil/notification-policy';
-import { html, type SafeHtml } from '../views/html';
+import { html, type SafeHtml } from '@vigil/http';
 import { appPage, pageHeader } from '../views/layout';
 import {
   choice,

@@ -1,6 +1,6 @@
 import { roleLabel, type ActiveSession } from '@vigil/control-plane';
 import { timeElement } from './format-date';
-import { html } from './html';
+import { html } from '@vigil/http';
 import { appPage, pageHeader, tabs } from './layout';
 import { accessTabsFor } from './navigation';
 

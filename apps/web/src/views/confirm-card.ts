@@ -1,5 +1,5 @@
 import { csrfField } from './form-parts';
-import { html, type SafeHtml } from './html';
+import { html, type SafeHtml } from '@vigil/http';
 import { icons } from './icons';
 
 /**

@@ -1,4 +1,4 @@
-import { flag, html, type SafeHtml } from './html';
+import { flag, html, type SafeHtml } from '@vigil/http';
 import { icons } from './icons';
 
 /** Pieces shared by the forms: the CSRF field, errors next to controls, notices. */

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html';
+import { html, type SafeHtml } from '@vigil/http';
 
 const FORMAT = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',

@@ -1,4 +1,4 @@
-import { SafeHtml } from './html';
+import { SafeHtml } from '@vigil/http';
 
 /** Inline SVG icons (decorative: hidden from assistive technology). */
 function icon(body: string, size = 16): SafeHtml {

@@ -1,6 +1,6 @@
 import { roleLabel, type ActiveSession } from '@vigil/control-plane';
 import { ASSETS } from '../assets/assets';
-import { html, type SafeHtml } from './html';
+import { html, type SafeHtml } from '@vigil/http';
 import { icons } from './icons';
 import { navigationFor, type TabItem } from './navigation';
 

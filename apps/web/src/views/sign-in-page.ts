@@ -1,4 +1,4 @@
-import { html } from './html';
+import { html } from '@vigil/http';
 import { icons } from './icons';
 import { standalonePage } from './layout';
 

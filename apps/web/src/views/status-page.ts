@@ -1,5 +1,5 @@
 import { type ActiveSession } from '@vigil/control-plane';
-import { html, type SafeHtml } from './html';
+import { html, type SafeHtml } from '@vigil/http';
 import { appPage, standalonePage } from './layout';
 
 export interface StatusPageModel {

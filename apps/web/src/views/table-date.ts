@@ -1,5 +1,5 @@
 import { formatDate } from './format-date';
-import { html, type SafeHtml } from './html';
+import { html, type SafeHtml } from '@vigil/http';
 
 /** A date on one line and its time below, for narrow table columns; `fallback` when there is none. */
 export function tableDate(at: Date | null, fallback = 'Never'): SafeHtml {
