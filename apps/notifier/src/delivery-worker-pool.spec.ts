@@ -55,7 +55,7 @@ describe('DeliveryWorkerPool', () => {
       concurrency: 2,
       concurrencyPerTarget: 2,
       retrySchedule: [],
-      leaseMs: 600_000,
+      lease: { webhook: 600_000, email: 600_000 },
       pollIntervalMs: 1_000,
       logger: createLogger('delivery-worker-pool-spec', 'silent'),
     });
@@ -92,7 +92,7 @@ describe('DeliveryWorkerPool', () => {
     const released: string[] = [];
     const store = {
       releaseExpiredLeases: async () => 0,
-      claimDue: async (limit: number, _lease: number, skip: readonly string[] = []) => {
+      claimDue: async (limit: number, _lease: unknown, skip: readonly string[] = []) => {
         skipped.push([...skip]);
         const claimed = due.filter((d) => !skip.includes(d.target)).slice(0, limit);
         for (const d of claimed) due.splice(due.indexOf(d), 1);
@@ -120,7 +120,7 @@ describe('DeliveryWorkerPool', () => {
       concurrency: 8,
       concurrencyPerTarget: 2,
       retrySchedule: [],
-      leaseMs: 600_000,
+      lease: { webhook: 600_000, email: 600_000 },
       pollIntervalMs: 10,
       logger: createLogger('delivery-worker-pool-spec', 'silent'),
     });

@@ -3,6 +3,7 @@ import {
   nextRetryDelay,
   type AttemptResult,
   type ClaimedDelivery,
+  type LeaseDurations,
   type SqlDeliveryStore,
 } from '@vigil/control-plane';
 import type { DeliverySender, SendOutcome } from './send-outcome';
@@ -14,8 +15,8 @@ export interface DeliveryWorkerPoolOptions {
   /** At most this many in flight (or waiting for a slot) per target. */
   concurrencyPerTarget: number;
   retrySchedule: readonly number[];
-  /** How long a claimed delivery stays leased; longer than any send can take. */
-  leaseMs: number;
+  /** How long a claimed delivery stays leased, per channel; longer than any send can take. */
+  lease: LeaseDurations;
   /** How often to look for due deliveries when nothing wakes the pool. */
   pollIntervalMs: number;
   logger: Logger;
@@ -84,20 +85,20 @@ export class DeliveryWorkerPool {
   }
 
   private async run(): Promise<void> {
-    const { store, concurrency, leaseMs, pollIntervalMs, logger } = this.options;
+    const { store, concurrency, lease, pollIntervalMs, logger } = this.options;
     while (this.running) {
       // Claim up to one round ahead, so a slot that frees is refilled from memory rather than
       // by one more round trip per delivery.
       const wanted = 2 * concurrency - this.inFlight.size - this.queued.length;
       let claimed: ClaimedDelivery[] = [];
       try {
-        if (Date.now() - this.lastLeaseSweep > leaseMs / 4) {
+        if (Date.now() - this.lastLeaseSweep > Math.min(lease.webhook, lease.email) / 4) {
           this.lastLeaseSweep = Date.now();
           const released = await store.releaseExpiredLeases();
           if (released > 0) logger.warn({ released }, 'expired delivery leases released');
         }
         if (wanted >= concurrency / 2 || (wanted > 0 && this.queued.length === 0)) {
-          claimed = await store.claimDue(wanted, leaseMs, this.fullTargets());
+          claimed = await store.claimDue(wanted, lease, this.fullTargets());
           await this.enqueue(claimed);
         }
       } catch (error) {

@@ -66,7 +66,12 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     concurrency: settings.NOTIFIER_CONCURRENCY,
     concurrencyPerTarget: settings.NOTIFIER_CONCURRENCY_PER_TARGET,
     retrySchedule,
-    leaseMs: 2 * Math.max(settings.NOTIFIER_WEBHOOK_TIMEOUT_MS, SMTP_SEND_BOUND_MS) + 30_000,
+    // After a crash, a leased delivery waits for its lease to run out: webhooks, bounded by
+    // their timeout, come back within seconds rather than behind SMTP's longer bound.
+    lease: {
+      webhook: 2 * settings.NOTIFIER_WEBHOOK_TIMEOUT_MS + 10_000,
+      email: 2 * SMTP_SEND_BOUND_MS + 30_000,
+    },
     pollIntervalMs: POLL_INTERVAL_MS,
     logger,
   });

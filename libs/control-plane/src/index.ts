@@ -181,6 +181,7 @@ export {
   type ClaimedDelivery,
   type DeliveryAttempt,
   type DeliveryChannel,
+  type LeaseDurations,
   type DeliveryKind,
   type DeliveryStatus,
   type DeliveryView,

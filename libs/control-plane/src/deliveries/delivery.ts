@@ -1,4 +1,7 @@
 export type DeliveryChannel = 'webhook' | 'email';
+
+/** How long a claimed delivery of each channel stays leased before another worker may send it. */
+export type LeaseDurations = Record<DeliveryChannel, number>;
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead';
 export type DeliveryKind = 'detection' | 'investigation' | 'digest';
 

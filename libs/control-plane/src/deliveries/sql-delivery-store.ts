@@ -10,6 +10,7 @@ import {
   type DeliveryView,
   type DigestEntry,
   type DigestGroup,
+  type LeaseDurations,
   type NewDelivery,
 } from './delivery';
 
@@ -241,15 +242,17 @@ export class SqlDeliveryStore {
   }
 
   /**
-   * Leases up to `limit` due deliveries for `leaseMs`. SKIP LOCKED lets every worker and every
+   * Leases up to `limit` due deliveries for `lease` (one duration, or one per channel: a
+   * webhook send is bounded by its timeout, an SMTP send takes longer). SKIP LOCKED lets every worker and every
    * instance claim different rows without waiting on each other. Deliveries to `skipTargets`
    * (targets already at their share of the senders) are left for later.
    */
   async claimDue(
     limit: number,
-    leaseMs: number,
+    lease: number | LeaseDurations,
     skipTargets: readonly string[] = [],
   ): Promise<ClaimedDelivery[]> {
+    const { webhook, email } = typeof lease === 'number' ? { webhook: lease, email: lease } : lease;
     const { rows } = await this.sql.query<{
       id: string;
       notification_id: string;
@@ -261,7 +264,9 @@ export class SqlDeliveryStore {
       series_failures: number;
     }>(
       `UPDATE deliveries d
-       SET status = 'delivering', lease_until = now() + $2 * interval '1 millisecond',
+       SET status = 'delivering',
+           lease_until = now() + (CASE WHEN d.channel = 'webhook' THEN $2::bigint ELSE $4::bigint END)
+                                 * interval '1 millisecond',
            updated_at = now()
        FROM (SELECT id FROM deliveries
              WHERE status = 'pending' AND next_attempt_at <= now()
@@ -272,7 +277,7 @@ export class SqlDeliveryStore {
        WHERE d.id = due.id
        RETURNING d.id, d.notification_id, d.kind, d.channel, d.target, d.payload::text AS payload,
                  d.attempt_count, d.series_failures`,
-      [limit, leaseMs, skipTargets],
+      [limit, webhook, skipTargets, email],
     );
     return rows.map((row) => ({
       id: row.id,

@@ -218,7 +218,9 @@ describe('openPgliteSqlClient', () => {
 
 describe('openSqlClient and openSettingsChangeFeed without a database URL', () => {
   it('announce a committed settings change, and none of a rolled back one', async () => {
-    const dataDir = freshDataDir();
+    // openSqlClient keeps the embedded database in the data folder's `postgres` folder.
+    const dataDir = join(scratch, `data-${++copies}`);
+    cpSync(freshDataDir(), join(dataDir, 'postgres'), { recursive: true });
     const sql = await openSqlClient({ poolSize: 2, dataDir });
     const writer = await openSqlClient({ poolSize: 2, dataDir });
     const feed = openSettingsChangeFeed({ sql });
