@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApiTokenService, createPgSqlClient } from '@vigil/control-plane';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './cli';
 
@@ -120,10 +123,18 @@ describe('vigil token (CLI) on PostgreSQL', () => {
     expect((await vigil('token', 'rename')).code).toBe(EXIT_USAGE);
   });
 
-  it('names a missing DATABASE_URL and an unreachable database', async () => {
-    const missing = await vigilWith({}, 'token', 'list');
-    expect(missing.code).toBe(EXIT_USAGE);
-    expect(missing.stderr).toContain('DATABASE_URL is required but not set');
+  it('names a wrong DATABASE_URL, an unreachable database and an embedded one in use', async () => {
+    const wrong = await vigilWith({ DATABASE_URL: 'mysql://x' }, 'token', 'list');
+    expect(wrong.code).toBe(EXIT_USAGE);
+    expect(wrong.stderr).toContain('DATABASE_URL="mysql://x" is invalid');
+
+    // Without DATABASE_URL the CLI opens the embedded database, which a running Vigil holds.
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-cli-'));
+    writeFileSync(join(dataDir, 'postgres.lock'), '1');
+    const held = await vigilWith({ VIGIL_DATA_DIR: dataDir }, 'token', 'list');
+    expect(held.code).toBe(EXIT_FAILED);
+    expect(held.stderr).toContain('is in use by another Vigil process (pid 1)');
+    rmSync(dataDir, { recursive: true, force: true });
 
     const down = await vigilWith(
       { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/vigil' },

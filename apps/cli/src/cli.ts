@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig } from '@vigil/config';
+import { ConfigError, DataFolderInUseError, loadConfig } from '@vigil/config';
 import {
   type ApiTokenService,
   MigrationError,
@@ -199,6 +199,7 @@ function describeFailure(error: unknown): { code: number; message: string } {
     return { code: EXIT_FAILED, message: `Cannot reach the database: ${error.message}` };
   }
   if (error instanceof MigrationError) return { code: EXIT_FAILED, message: error.message };
+  if (error instanceof DataFolderInUseError) return { code: EXIT_FAILED, message: error.message };
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { code: EXIT_FAILED, message: `Unexpected failure: ${detail}` };
 }
