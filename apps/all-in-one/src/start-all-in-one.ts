@@ -169,7 +169,9 @@ export function startupBanner(
       ? `  mail             ${urls.inbox}/mail  (SMTP ${urls.smtp})`
       : `  mail             sent to SMTP ${env.SMTP_HOST}:${env.SMTP_PORT ?? ''}; catcher at ${urls.inbox}/mail (SMTP ${urls.smtp})`,
     '  a token          Settings > Access > API Keys in the web application, or',
-    '                   npm run vigil -- token create --name demo --scope detection:write --expires 30d',
+    env.DATABASE_URL
+      ? '                   npm run vigil -- token create --name demo --preset write --expires 30d'
+      : '                   with Vigil stopped: npm run vigil -- token create --name demo --preset write --expires 30d',
     '  sample data      npm run demo',
   ];
   return lines.join('\n');
