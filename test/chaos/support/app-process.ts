@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { mainOf, repositoryRoot } from './compiled-apps';
 
@@ -8,6 +9,8 @@ const READY =
   /^(api listening|ingest listening|indexer running|notifier running|stream processor running|web listening)/;
 const START_TIMEOUT_MS = 120_000;
 const KEPT_LOG_LINES = 40;
+/** When set, every line each app logs is appended to `<dir>/<app>.log`, kills included. */
+const LOG_DIR = process.env.VIGIL_CHAOS_LOG_DIR;
 
 /**
  * One Vigil app run as a real child process (`node <compiled>/apps/<app>/src/main.js`), so a
@@ -73,6 +76,7 @@ export class AppProcess {
     await this.exited;
     this.child = null;
     this.kills += 1;
+    this.keep(`--- kill -9 #${this.kills} at ${new Date().toISOString()} ---`);
   }
 
   /** SIGTERM, the graceful stop; SIGKILL after a deadline. */
@@ -104,6 +108,10 @@ export class AppProcess {
   }
 
   private keep(line: string): void {
+    if (LOG_DIR) {
+      mkdirSync(LOG_DIR, { recursive: true });
+      appendFileSync(join(LOG_DIR, `${this.app}.log`), `${line}\n`);
+    }
     this.recentLines.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
     if (this.recentLines.length > KEPT_LOG_LINES) this.recentLines.shift();
   }
