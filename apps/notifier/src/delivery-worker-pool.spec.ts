@@ -1,6 +1,10 @@
 import { createLogger } from '@vigil/config';
 import type { ClaimedDelivery, SqlDeliveryStore } from '@vigil/control-plane';
 import { DeliveryWorkerPool, attemptResult } from './delivery-worker-pool';
+import { TargetConcurrencyLimits } from './target-concurrency-limits';
+
+const fixedLimit = (n: number) =>
+  new TargetConcurrencyLimits({ initial: n, max: n, slowMs: 60_000 });
 
 const schedule = [200, 400];
 
@@ -53,7 +57,7 @@ describe('DeliveryWorkerPool', () => {
       store: store as unknown as SqlDeliveryStore,
       senders: { webhook: send, email: send },
       concurrency: 2,
-      concurrencyPerTarget: 2,
+      targetLimits: fixedLimit(2),
       retrySchedule: [],
       lease: { webhook: 600_000, email: 600_000 },
       pollIntervalMs: 1_000,
@@ -118,7 +122,7 @@ describe('DeliveryWorkerPool', () => {
       store: store as unknown as SqlDeliveryStore,
       senders: { webhook: send, email: send },
       concurrency: 8,
-      concurrencyPerTarget: 2,
+      targetLimits: fixedLimit(2),
       retrySchedule: [],
       lease: { webhook: 600_000, email: 600_000 },
       pollIntervalMs: 10,

@@ -7,13 +7,14 @@ import {
   type SqlDeliveryStore,
 } from '@vigil/control-plane';
 import type { DeliverySender, SendOutcome } from './send-outcome';
+import type { TargetConcurrencyLimits } from './target-concurrency-limits';
 
 export interface DeliveryWorkerPoolOptions {
   store: SqlDeliveryStore;
   senders: { webhook: DeliverySender; email: DeliverySender };
   concurrency: number;
-  /** At most this many in flight (or waiting for a slot) per target. */
-  concurrencyPerTarget: number;
+  /** How many may be in flight (or waiting for a slot) per target, adapted to its answers. */
+  targetLimits: TargetConcurrencyLimits;
   retrySchedule: readonly number[];
   /** How long a claimed delivery stays leased, per channel; longer than any send can take. */
   lease: LeaseDurations;
@@ -37,9 +38,10 @@ export function attemptResult(
 /**
  * Sends due deliveries with up to `concurrency` in flight. Each delivery is claimed (leased)
  * from Postgres, sent on its own, and its attempt recorded; a free slot is refilled at once.
- * One target holds at most `concurrencyPerTarget` slots: its other deliveries are not claimed
- * (or handed back at once) while it is at that share, so endpoints that never answer cannot
- * take every slot and delay the deliveries to healthy ones. Several instances share the work through
+ * One target holds at most its current limit of slots (TargetConcurrencyLimits: more for a
+ * receiver that answers fast, one for an endpoint that fails or crawls): its other deliveries
+ * are not claimed (or handed back at once) while it is at that limit, so endpoints that never
+ * answer cannot take every slot and delay the deliveries to healthy ones. Several instances share the work through
  * SKIP LOCKED; a lease left by a crashed worker expires and the delivery is sent again.
  */
 export class DeliveryWorkerPool {
@@ -112,8 +114,10 @@ export class DeliveryWorkerPool {
   }
 
   private fullTargets(): string[] {
-    const { concurrencyPerTarget } = this.options;
-    return [...this.busyByTarget].filter(([, n]) => n >= concurrencyPerTarget).map(([t]) => t);
+    const { targetLimits } = this.options;
+    return [...this.busyByTarget]
+      .filter(([target, n]) => n >= targetLimits.limitOf(target))
+      .map(([target]) => target);
   }
 
   /** Queues the claimed deliveries within their target's share; hands the rest back. */
@@ -121,7 +125,7 @@ export class DeliveryWorkerPool {
     const excess: string[] = [];
     for (const delivery of claimed) {
       const busy = this.busyByTarget.get(delivery.target) ?? 0;
-      if (busy >= this.options.concurrencyPerTarget) {
+      if (busy >= this.options.targetLimits.limitOf(delivery.target)) {
         excess.push(delivery.id);
         continue;
       }
@@ -169,7 +173,7 @@ export class DeliveryWorkerPool {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { senders, store, retrySchedule, logger } = this.options;
+    const { senders, store, retrySchedule, targetLimits, logger } = this.options;
     const attemptedAt = new Date();
     const started = performance.now();
     let outcome: SendOutcome;
@@ -183,6 +187,11 @@ export class DeliveryWorkerPool {
       };
     }
     const latencyMs = performance.now() - started;
+    targetLimits.record(
+      delivery.target,
+      { ok: outcome.ok, latencyMs },
+      this.busyByTarget.get(delivery.target) ?? 1,
+    );
     const result = attemptResult(outcome, delivery.seriesFailures, retrySchedule);
     try {
       const recorded = await store.recordAttempt(

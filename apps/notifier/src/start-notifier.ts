@@ -10,6 +10,7 @@ import { openAppMessageLog } from '@vigil/kafka';
 import { CommandConsumer } from './command-consumer';
 import { CreateDeliveries } from './create-deliveries';
 import { DeliveryWorkerPool } from './delivery-worker-pool';
+import { TargetConcurrencyLimits } from './target-concurrency-limits';
 import { digestDelivery } from './digest-delivery';
 import { DigestCloser } from './digest-closer';
 import { EmailSender } from './email-sender';
@@ -64,7 +65,19 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     store,
     senders: { webhook: (d) => webhooks.send(d), email: (d) => emails.send(d) },
     concurrency: settings.NOTIFIER_CONCURRENCY,
-    concurrencyPerTarget: settings.NOTIFIER_CONCURRENCY_PER_TARGET,
+    targetLimits: new TargetConcurrencyLimits({
+      initial: settings.NOTIFIER_CONCURRENCY_PER_TARGET,
+      max: Math.min(
+        settings.NOTIFIER_CONCURRENCY,
+        settings.NOTIFIER_CONCURRENCY_PER_TARGET_MAX ??
+          Math.max(
+            settings.NOTIFIER_CONCURRENCY_PER_TARGET,
+            Math.floor(settings.NOTIFIER_CONCURRENCY / 2),
+          ),
+      ),
+      // A webhook answer slower than a tenth of the timeout is a receiver under strain.
+      slowMs: settings.NOTIFIER_WEBHOOK_TIMEOUT_MS / 10,
+    }),
     retrySchedule,
     // After a crash, a leased delivery waits for its lease to run out: webhooks, bounded by
     // their timeout, come back within seconds rather than behind SMTP's longer bound.

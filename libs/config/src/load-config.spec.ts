@@ -40,6 +40,21 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a per-target maximum below the per-target start', () => {
+    expect(() =>
+      loadConfig(['notifier'], {
+        NOTIFIER_CONCURRENCY_PER_TARGET: '8',
+        NOTIFIER_CONCURRENCY_PER_TARGET_MAX: '4',
+      }),
+    ).toThrow(
+      /NOTIFIER_CONCURRENCY_PER_TARGET_MAX must be at least NOTIFIER_CONCURRENCY_PER_TARGET/,
+    );
+    expect(
+      loadConfig(['notifier'], { NOTIFIER_CONCURRENCY_PER_TARGET_MAX: '16' }).notifier
+        .NOTIFIER_CONCURRENCY_PER_TARGET_MAX,
+    ).toBe(16);
+  });
+
   it('does not read sections an app did not ask for', () => {
     expect(loadConfig(['api'], {}).api.API_PORT).toBe(3000);
   });

@@ -124,9 +124,12 @@ const sections = {
     // Deliveries sent at once, across all endpoints. A send waiting on a slow endpoint costs
     // only a socket, so this is sized for many bad endpoints at once.
     NOTIFIER_CONCURRENCY: positiveInt.default(64),
-    // Deliveries sent at once to one webhook provider or email recipient, so endpoints that
-    // time out hold a few slots each and never the whole pool.
+    // Deliveries sent at once to one webhook provider or email recipient: where each starts.
+    // A target that answers fast grows towards the maximum (default half of
+    // NOTIFIER_CONCURRENCY); one that fails or crawls falls to one slot, so endpoints that time
+    // out never hold the whole pool.
     NOTIFIER_CONCURRENCY_PER_TARGET: positiveInt.default(4),
+    NOTIFIER_CONCURRENCY_PER_TARGET_MAX: positiveInt.optional(),
     // Delays before each retry of a failed delivery (DESIGN.md §5), e.g. 5s,5m,30m,2h.
     NOTIFIER_RETRY_SCHEDULE: z
       .string()
@@ -157,6 +160,15 @@ const sectionRules: Partial<Record<ConfigSection, (env: Env) => string[]>> = {
     env.KAFKA_BROKERS && !env.SCHEMA_REGISTRY_URL
       ? ['SCHEMA_REGISTRY_URL is required when KAFKA_BROKERS is set']
       : [],
+  notifier: (env) => {
+    const [initial, max] = [
+      Number(env.NOTIFIER_CONCURRENCY_PER_TARGET || 4),
+      Number(env.NOTIFIER_CONCURRENCY_PER_TARGET_MAX || Infinity),
+    ];
+    return max < initial
+      ? ['NOTIFIER_CONCURRENCY_PER_TARGET_MAX must be at least NOTIFIER_CONCURRENCY_PER_TARGET']
+      : [];
+  },
 };
 type SectionShape<S extends ConfigSection> = (typeof sections)[S];
 export type SectionValues<S extends ConfigSection> = {
