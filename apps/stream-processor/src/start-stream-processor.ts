@@ -48,6 +48,9 @@ export async function startStreamProcessor(
     topics: [topics.detectionEvents, topics.investigations],
     changelogTopic: topics.detectionState,
     punctuateIntervalMs: config.processor.PROCESSOR_TIMER_INTERVAL_MS,
+    maxMessageBytes: new Map(
+      topics.all().flatMap((t) => (t.maxMessageBytes ? [[t.name, t.maxMessageBytes]] : [])),
+    ),
     partitionsConsumedConcurrently: config.processor.PROCESSOR_PARTITION_CONCURRENCY,
     createPartitionHandler: (topic, partition, changelog, now) => {
       if (topic === topics.investigations) {

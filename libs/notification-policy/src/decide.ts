@@ -190,6 +190,13 @@ function byTimeThenId(a: EventSummary, b: EventSummary): number {
   return a.timestamp - b.timestamp || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-function toSummary({ seq: _seq, ...summary }: BufferedEvent): EventSummary {
-  return summary;
+/** Built field by field: a rest pattern copies through a slow generic path, once per event sent. */
+function toSummary(event: BufferedEvent): EventSummary {
+  return {
+    id: event.id,
+    personName: event.personName,
+    personEmail: event.personEmail,
+    description: event.description,
+    timestamp: event.timestamp,
+  };
 }

@@ -1,4 +1,4 @@
-import { sha1Bytes } from './sha1';
+import { sha1Bytes, toHex } from './sha1';
 import { utf8Bytes } from './utf8-bytes';
 
 /** Namespace of every id Vigil derives from names (a fixed, randomly chosen UUID). */
@@ -12,7 +12,7 @@ export function nameBasedUuid(name: string, namespace: string = VIGIL_ID_NAMESPA
   const digest = sha1Bytes(namespaceBytesOf(namespace).concat(utf8Bytes(name))).slice(0, 16);
   digest[6] = (digest[6] & 0x0f) | 0x50;
   digest[8] = (digest[8] & 0x3f) | 0x80;
-  const out = digest.map((b) => b.toString(16).padStart(2, '0')).join('');
+  const out = toHex(digest);
   return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
 }
 

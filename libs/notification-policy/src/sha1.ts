@@ -4,32 +4,36 @@ import { utf8Bytes } from './utf8-bytes';
  * SHA-1 (FIPS 180-4) in plain JavaScript. Used only to derive deterministic, name-based ids and
  * content fingerprints (not for security), so the engine needs no crypto module.
  */
-export function sha1Bytes(message: readonly number[]): number[] {
-  const bitLength = message.length * 8;
-  const padded = [...message, 0x80];
-  while (padded.length % 64 !== 56) padded.push(0);
-  // 64-bit big-endian length; messages here are far below 2^32 bits, the high word is computed anyway.
+export function sha1Bytes(message: ArrayLike<number>): number[] {
+  // Ids are derived for every notification: the message is padded into one typed buffer and the
+  // schedule reuses one word array, rather than growing plain arrays.
+  const length = message.length;
+  const blocks = Math.floor((length + 8) / 64) + 1;
+  const padded = new Uint8Array(blocks * 64);
+  for (let i = 0; i < length; i++) padded[i] = message[i];
+  padded[length] = 0x80;
+  // 64-bit big-endian bit length; messages here are far below 2^32 bits, the high word is computed anyway.
+  const bitLength = length * 8;
   const high = Math.floor(bitLength / 0x100000000);
   const low = bitLength >>> 0;
-  padded.push(
-    (high >>> 24) & 0xff,
-    (high >>> 16) & 0xff,
-    (high >>> 8) & 0xff,
-    high & 0xff,
-    (low >>> 24) & 0xff,
-    (low >>> 16) & 0xff,
-    (low >>> 8) & 0xff,
-    low & 0xff,
-  );
+  const end = padded.length;
+  padded[end - 8] = (high >>> 24) & 0xff;
+  padded[end - 7] = (high >>> 16) & 0xff;
+  padded[end - 6] = (high >>> 8) & 0xff;
+  padded[end - 5] = high & 0xff;
+  padded[end - 4] = (low >>> 24) & 0xff;
+  padded[end - 3] = (low >>> 16) & 0xff;
+  padded[end - 2] = (low >>> 8) & 0xff;
+  padded[end - 1] = low & 0xff;
 
   let h0 = 0x67452301;
   let h1 = 0xefcdab89;
   let h2 = 0x98badcfe;
   let h3 = 0x10325476;
   let h4 = 0xc3d2e1f0;
-  const w = new Array<number>(80);
+  const w = schedule;
 
-  for (let block = 0; block < padded.length; block += 64) {
+  for (let block = 0; block < end; block += 64) {
     for (let t = 0; t < 16; t++) {
       const i = block + t * 4;
       w[t] = (padded[i] << 24) | (padded[i + 1] << 16) | (padded[i + 2] << 8) | padded[i + 3];
@@ -73,12 +77,22 @@ export function sha1Bytes(message: readonly number[]): number[] {
     h4 = (h4 + e) | 0;
   }
 
-  const digest: number[] = [];
-  for (const h of [h0, h1, h2, h3, h4]) {
-    digest.push((h >>> 24) & 0xff, (h >>> 16) & 0xff, (h >>> 8) & 0xff, h & 0xff);
+  const digest = new Array<number>(20);
+  const words = [h0, h1, h2, h3, h4];
+  for (let i = 0; i < 5; i++) {
+    const h = words[i];
+    digest[i * 4] = (h >>> 24) & 0xff;
+    digest[i * 4 + 1] = (h >>> 16) & 0xff;
+    digest[i * 4 + 2] = (h >>> 8) & 0xff;
+    digest[i * 4 + 3] = h & 0xff;
   }
   return digest;
 }
+
+/** The message schedule, reused: sha1Bytes never yields while it runs. */
+const schedule = new Int32Array(80);
+
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** Lowercase hex SHA-1 of the UTF-8 encoding of `text`. */
 export function sha1Hex(text: string): string {
@@ -86,5 +100,7 @@ export function sha1Hex(text: string): string {
 }
 
 export function toHex(bytes: readonly number[]): string {
-  return bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const b of bytes) hex += HEX_BYTES[b];
+  return hex;
 }

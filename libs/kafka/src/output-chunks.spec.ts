@@ -1,0 +1,38 @@
+import { DEFAULT_TOPIC_BUDGET_BYTES, chunkBySize } from './output-chunks';
+
+const record = (topic: string, bytes: number) => ({ topic, key: 'k', value: Buffer.alloc(bytes) });
+
+describe('chunkBySize', () => {
+  it('keeps a topic of the default limit under 1 MB per request', () => {
+    const records = Array.from({ length: 10 }, () => record('dlq', 200_000));
+    const chunks = chunkBySize(records);
+    expect(chunks.map((c) => c.length)).toEqual([4, 4, 2]);
+    for (const chunk of chunks) {
+      const bytes = chunk.reduce((n, r) => n + r.value.length, 0);
+      expect(bytes).toBeLessThanOrEqual(DEFAULT_TOPIC_BUDGET_BYTES);
+    }
+  });
+
+  it('gives a topic created with a larger limit half of it per request', () => {
+    const records = Array.from({ length: 100 }, () => record('commands', 100_000));
+    const chunks = chunkBySize(records, new Map([['commands', 16 * 1024 * 1024]]));
+    expect(chunks).toHaveLength(2);
+    expect(chunks.flat()).toEqual(records);
+  });
+
+  it('counts each topic of a request against its own budget', () => {
+    const limits = new Map([['commands', 16 * 1024 * 1024]]);
+    const records = [
+      record('commands', 2_000_000),
+      record('dlq', 600_000),
+      record('commands', 2_000_000),
+      record('dlq', 600_000),
+    ];
+    expect(chunkBySize(records, limits)).toEqual([records.slice(0, 3), records.slice(3)]);
+  });
+
+  it('sends a record larger than the budget in a request of its own', () => {
+    const records = [record('dlq', 10), record('dlq', 2_000_000), record('dlq', 10)];
+    expect(chunkBySize(records).map((c) => c.length)).toEqual([1, 1, 1]);
+  });
+});

@@ -1,0 +1,42 @@
+/** What the chunker needs of a record: its topic and its size. */
+export interface SizedRecord {
+  topic: string;
+  key: string;
+  value: Buffer | null;
+}
+
+/** The broker's default max.message.bytes is 1 MB: stay under it even before compression. */
+export const DEFAULT_TOPIC_BUDGET_BYTES = 900_000;
+/** Bytes of record framing counted per record on top of its key and value. */
+const RECORD_OVERHEAD_BYTES = 128;
+
+/**
+ * Splits records into produce requests, keeping each topic's share of a request (its record
+ * batch) under what the topic accepts. The budget counts uncompressed bytes, so it holds
+ * whatever the compression does. `limits` holds the max.message.bytes of topics created with a
+ * larger one; half of it is used, leaving room for framing and for limits lowered by hand.
+ * Order is kept: a request holds a contiguous run of the records.
+ */
+export function chunkBySize<T extends SizedRecord>(
+  records: readonly T[],
+  limits: ReadonlyMap<string, number> = new Map(),
+): T[][] {
+  const budgetOf = (topic: string) =>
+    Math.max(DEFAULT_TOPIC_BUDGET_BYTES, Math.floor((limits.get(topic) ?? 0) / 2));
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = new Map<string, number>();
+  for (const record of records) {
+    const size = record.key.length + (record.value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+    const used = bytes.get(record.topic) ?? 0;
+    if (used > 0 && used + size > budgetOf(record.topic)) {
+      chunks.push(current);
+      current = [];
+      bytes = new Map();
+    }
+    current.push(record);
+    bytes.set(record.topic, (bytes.get(record.topic) ?? 0) + size);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
