@@ -1,6 +1,7 @@
 import {
   type CallHandler,
   type ExecutionContext,
+  ForbiddenException,
   Inject,
   Injectable,
   type NestInterceptor,
@@ -41,10 +42,11 @@ export class QueryApiAccessInterceptor implements NestInterceptor {
       this.reads.run({
         token: bearerTokenOf(request.headers.authorization),
         authorize: async () => {
-          // Each guard throws its refusal (401, 429, 403); none answers false.
-          await this.tokenGuard.canActivate(context);
-          await this.rateLimitGuard.canActivate(context);
-          this.scopeGuard.canActivate(context);
+          for (const guard of [this.tokenGuard, this.rateLimitGuard, this.scopeGuard]) {
+            // Each guard throws its own refusal (401, 429, 403); a plain `false` is what Nest
+            // would make of it.
+            if (!(await guard.canActivate(context))) throw new ForbiddenException();
+          }
         },
         read: () => lastValueFrom(next.handle()),
       }),
