@@ -120,8 +120,10 @@ async function main(): Promise<void> {
     const loadStart = performance.now();
     const now = Date.now();
     let nextBatch = 0;
+    let loadFailed = false;
     const loader = async () => {
       for (;;) {
+        if (loadFailed) return;
         const start = nextBatch * BATCH;
         nextBatch += 1;
         if (start >= EVENTS) return;
@@ -137,7 +139,17 @@ async function main(): Promise<void> {
         if (response.errors) throw new Error('bulk load rejected documents');
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL_BULKS }, loader));
+    // On a failed bulk the other loaders stop and finish before cleanup runs: a bulk sent after
+    // the index is deleted would create a stray index named after the alias.
+    const loads = await Promise.allSettled(
+      Array.from({ length: PARALLEL_BULKS }, () =>
+        loader().catch((error: unknown) => {
+          loadFailed = true;
+          throw error;
+        }),
+      ),
+    );
+    for (const load of loads) if (load.status === 'rejected') throw load.reason;
     await es.indices.putSettings({ index, settings: { refresh_interval: '1s' } });
     await es.indices.refresh({ index }, { requestTimeout: 300_000 });
     // Background merges after the load would disturb whichever query is measured first.
