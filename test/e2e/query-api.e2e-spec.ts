@@ -477,6 +477,32 @@ describe('query API /api-key/v1', () => {
       expect(response.body.error.code).toBe('invalid_token');
     });
 
+    it('answers a token deleted or expired since its last request with 401, not the query error', async () => {
+      const deleted = await api.tokens.createToken({
+        name: 'revoked script',
+        permissions: { detection: 'read' },
+      });
+      const expired = await api.tokens.createToken({
+        name: 'lapsed script',
+        permissions: { detection: 'read' },
+      });
+      expect((await events({}, deleted.value)).status).toBe(200);
+      expect((await events({}, expired.value)).status).toBe(200);
+      await api.tokens.deleteToken(deleted.token.id);
+      await api.sql.query(
+        `UPDATE api_tokens SET created_at = now() - interval '2 days',
+           expires_at = now() - interval '1 day' WHERE id = $1`,
+        [expired.token.id],
+      );
+      const invalidQuery = { query: "source = 'okta' AND" };
+      const afterDeletion = await events(invalidQuery, deleted.value);
+      expect(afterDeletion.status).toBe(401);
+      expect(afterDeletion.body.error.code).toBe('invalid_token');
+      const afterExpiry = await events(invalidQuery, expired.value);
+      expect(afterExpiry.status).toBe(401);
+      expect(afterExpiry.body.error.code).toBe('token_expired');
+    });
+
     it('answers a token without the Detection scope with 403 insufficient_scope on every endpoint', async () => {
       const riskOnly = await api.token({ risk: 'read' });
       const responses = [

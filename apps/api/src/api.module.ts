@@ -1,10 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { createTokenRateLimiter } from '@vigil/auth';
+import { SpeculativeReads, createTokenRateLimiter } from '@vigil/auth';
 import { DetectionsController } from './detections.controller';
 import { EventsController } from './events.controller';
 import { HealthController } from './health.controller';
 import { InvestigationsController } from './investigations.controller';
 import { OpenApiController } from './openapi.controller';
+import { QueryApiAccessInterceptor, SPECULATIVE_READS } from './query-api-access';
 import { API_LINKS, EVENT_READ_MODEL, NOTIFICATION_SETTINGS_STORE } from './read-model.token';
 import type { ApiDependencies } from './start-api';
 import { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
@@ -31,6 +32,8 @@ export class ApiModule {
           useValue: createTokenRateLimiter({ pointsPerMinute: deps.rateLimitPerMinute }),
         },
         TokenRateLimitGuard,
+        { provide: SPECULATIVE_READS, useValue: new SpeculativeReads() },
+        QueryApiAccessInterceptor,
       ],
     };
   }

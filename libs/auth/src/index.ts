@@ -17,3 +17,8 @@ export {
   type RateLimitDecision,
   type TokenRateLimiterOptions,
 } from './token-rate-limiter';
+export {
+  SpeculativeReads,
+  type SpeculativeRead,
+  type SpeculativeReadsOptions,
+} from './speculative-reads';
