@@ -49,7 +49,8 @@ describe('DeliveryWorkerPool', () => {
         if (claims === 2) await new Promise<void>((resolve) => (finishSecondClaim = resolve));
         return [];
       },
-      recordAttempt: async () => true,
+      recordAttempts: async (records: readonly { id: string }[]) =>
+        new Set(records.map((r) => r.id)),
       release: async () => undefined,
     };
     const send = async () => ({ ok: true as const, statusCode: 204, error: null });
@@ -102,7 +103,8 @@ describe('DeliveryWorkerPool', () => {
         for (const d of claimed) due.splice(due.indexOf(d), 1);
         return claimed;
       },
-      recordAttempt: async () => true,
+      recordAttempts: async (records: readonly { id: string }[]) =>
+        new Set(records.map((r) => r.id)),
       release: async (ids: readonly string[]) => {
         released.push(...ids);
         due.unshift(...ids.map((id) => delivery(id, 'slow')));

@@ -6,6 +6,7 @@ import {
   type LeaseDurations,
   type SqlDeliveryStore,
 } from '@vigil/control-plane';
+import { AttemptRecorder } from './attempt-recorder';
 import type { DeliverySender, SendOutcome } from './send-outcome';
 import type { TargetConcurrencyLimits } from './target-concurrency-limits';
 
@@ -37,7 +38,8 @@ export function attemptResult(
 
 /**
  * Sends due deliveries with up to `concurrency` in flight. Each delivery is claimed (leased)
- * from Postgres, sent on its own, and its attempt recorded; a free slot is refilled at once.
+ * from Postgres, sent on its own, and its attempt recorded (attempts that finish together share
+ * a write); a free slot is refilled at once.
  * One target holds at most its current limit of slots (TargetConcurrencyLimits: more for a
  * receiver that answers fast, one for an endpoint that fails or crawls): its other deliveries
  * are not claimed (or handed back at once) while it is at that limit, so endpoints that never
@@ -45,7 +47,10 @@ export function attemptResult(
  * SKIP LOCKED; a lease left by a crashed worker expires and the delivery is sent again.
  */
 export class DeliveryWorkerPool {
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries being sent: what `concurrency` bounds. */
+  private sending = 0;
+  /** Every attempt not yet recorded, sending or not. */
+  private readonly unrecorded = new Set<Promise<void>>();
   /** Claimed (leased) deliveries waiting for a free slot. */
   private queued: ClaimedDelivery[] = [];
   /** Deliveries in flight or queued, per target. */
@@ -57,7 +62,11 @@ export class DeliveryWorkerPool {
   private wokenWhileBusy = false;
   private lastLeaseSweep = 0;
 
-  constructor(private readonly options: DeliveryWorkerPoolOptions) {}
+  private readonly attempts: AttemptRecorder;
+
+  constructor(private readonly options: DeliveryWorkerPoolOptions) {
+    this.attempts = new AttemptRecorder((records) => options.store.recordAttempts(records));
+  }
 
   start(): void {
     if (this.running) return;
@@ -76,7 +85,7 @@ export class DeliveryWorkerPool {
     this.running = false;
     this.wake();
     await this.loop;
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.unrecorded]);
     // Claimed but not started: back to the queue now rather than when their lease expires.
     const unsent = this.queued.map((delivery) => delivery.id);
     this.queued = [];
@@ -91,7 +100,7 @@ export class DeliveryWorkerPool {
     while (this.running) {
       // Claim up to one round ahead, so a slot that frees is refilled from memory rather than
       // by one more round trip per delivery.
-      const wanted = 2 * concurrency - this.inFlight.size - this.queued.length;
+      const wanted = 2 * concurrency - this.sending - this.queued.length;
       let claimed: ClaimedDelivery[] = [];
       try {
         if (Date.now() - this.lastLeaseSweep > Math.min(lease.webhook, lease.email) / 4) {
@@ -136,7 +145,7 @@ export class DeliveryWorkerPool {
   }
 
   private fillSlots(): void {
-    while (this.inFlight.size < this.options.concurrency && this.queued.length > 0) {
+    while (this.sending < this.options.concurrency && this.queued.length > 0) {
       this.dispatch(this.queued.shift()!);
     }
   }
@@ -161,19 +170,29 @@ export class DeliveryWorkerPool {
   }
 
   private dispatch(delivery: ClaimedDelivery): void {
-    const task = this.attempt(delivery).finally(() => {
-      this.inFlight.delete(task);
+    this.sending += 1;
+    let sent = false;
+    // The slot frees when the answer is in, not when it is recorded: recording joins the next
+    // shared write, and a sender should not sit idle waiting for it.
+    const freeSlot = () => {
+      if (sent) return;
+      sent = true;
+      this.sending -= 1;
       const busy = (this.busyByTarget.get(delivery.target) ?? 1) - 1;
       if (busy > 0) this.busyByTarget.set(delivery.target, busy);
       else this.busyByTarget.delete(delivery.target);
       if (this.running) this.fillSlots();
       this.wake();
+    };
+    const task = this.attempt(delivery, freeSlot).finally(() => {
+      freeSlot();
+      this.unrecorded.delete(task);
     });
-    this.inFlight.add(task);
+    this.unrecorded.add(task);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const { senders, store, retrySchedule, targetLimits, logger } = this.options;
+  private async attempt(delivery: ClaimedDelivery, onAnswered: () => void): Promise<void> {
+    const { senders, retrySchedule, targetLimits, logger } = this.options;
     const attemptedAt = new Date();
     const started = performance.now();
     let outcome: SendOutcome;
@@ -192,13 +211,14 @@ export class DeliveryWorkerPool {
       { ok: outcome.ok, latencyMs },
       this.busyByTarget.get(delivery.target) ?? 1,
     );
+    onAnswered();
     const result = attemptResult(outcome, delivery.seriesFailures, retrySchedule);
     try {
-      const recorded = await store.recordAttempt(
-        delivery.id,
-        { attemptedAt, statusCode: outcome.statusCode, latencyMs, error: outcome.error },
+      const recorded = await this.attempts.record({
+        id: delivery.id,
+        attempt: { attemptedAt, statusCode: outcome.statusCode, latencyMs, error: outcome.error },
         result,
-      );
+      });
       if (!recorded)
         logger.warn(
           { deliveryId: delivery.id },

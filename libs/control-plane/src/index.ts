@@ -194,7 +194,7 @@ export {
   nextRetryDelay,
   parseRetrySchedule,
 } from './deliveries/retry-schedule';
-export { SqlDeliveryStore } from './deliveries/sql-delivery-store';
+export { SqlDeliveryStore, type RecordedAttempt } from './deliveries/sql-delivery-store';
 export {
   DeliveryError,
   DeliveryService,

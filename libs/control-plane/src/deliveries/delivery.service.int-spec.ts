@@ -109,3 +109,49 @@ describe('DeliveryService.list on PostgreSQL', () => {
     await expect(plan(`target = 'p-1'`)).resolves.toContain('deliveries_target_idx');
   });
 });
+
+describe('SqlDeliveryStore.recordAttempts on PostgreSQL', () => {
+  it('records several attempts in one write and leaves a delivery whose lease was lost', async () => {
+    const [ok, retry, lost] = [aDelivery(), aDelivery(), aDelivery()];
+    await store.insert(sql, [ok, retry, lost]);
+    const claimed = (await store.claimDue(1000, 60_000)).map((c) => c.id);
+    expect(claimed).toEqual(expect.arrayContaining([ok.id, retry.id, lost.id]));
+    // Taken over: the lease expired and the delivery went back to the queue.
+    await store.release([lost.id]);
+    const attemptedAt = new Date('2026-01-02T03:04:05.678Z');
+    const recorded = await store.recordAttempts([
+      {
+        id: ok.id.toUpperCase(),
+        attempt: { attemptedAt, statusCode: 204, latencyMs: 4.4, error: null },
+        result: { status: 'delivered' },
+      },
+      {
+        id: retry.id,
+        attempt: { attemptedAt, statusCode: 503, latencyMs: 9, error: 'HTTP 503' },
+        result: { status: 'retry', delayMs: 60_000 },
+      },
+      {
+        id: lost.id,
+        attempt: { attemptedAt, statusCode: 204, latencyMs: 1, error: null },
+        result: { status: 'delivered' },
+      },
+    ]);
+    expect([...recorded].sort()).toEqual([ok.id, retry.id].sort());
+
+    const [delivered, pending, untouched] = await Promise.all(
+      [ok, retry, lost].map((d) => store.find(d.id)),
+    );
+    expect(delivered).toMatchObject({
+      status: 'delivered',
+      attemptCount: 1,
+      deliveredAt: attemptedAt,
+    });
+    expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, lastError: 'HTTP 503' });
+    expect(pending!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(untouched).toMatchObject({ status: 'pending', attemptCount: 0 });
+    expect(await store.attempts(ok.id)).toEqual([
+      { attempt: 1, attemptedAt, statusCode: 204, latencyMs: 4, error: null },
+    ]);
+    expect(await store.attempts(lost.id)).toEqual([]);
+  });
+});

@@ -18,6 +18,13 @@ import {
 const DIGEST_CLOSER_LOCK_KEY = '7236485513041850378';
 /** Keeps multi-row statements well under PostgreSQL's 65,535 parameters. */
 const ROWS_PER_STATEMENT = 1000;
+/** One attempt of a leased delivery and the state it leads to. */
+export interface RecordedAttempt {
+  id: string;
+  attempt: Omit<DeliveryAttempt, 'attempt'>;
+  result: AttemptResult;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface DeliveryRow {
@@ -300,34 +307,58 @@ export class SqlDeliveryStore {
     attempt: Omit<DeliveryAttempt, 'attempt'>,
     result: AttemptResult,
   ): Promise<boolean> {
-    const delayMs = result.status === 'retry' ? result.delayMs : null;
-    const { rowCount } = await this.sql.query(
-      `WITH updated AS (
-         UPDATE deliveries SET
-           status = $2,
-           attempt_count = attempt_count + 1,
-           series_failures = CASE WHEN $2 = 'delivered' THEN series_failures ELSE series_failures + 1 END,
-           next_attempt_at = CASE WHEN $3::bigint IS NULL THEN NULL
-                                  ELSE now() + $3::bigint * interval '1 millisecond' END,
-           lease_until = NULL,
-           last_error = $7,
-           delivered_at = CASE WHEN $2 = 'delivered' THEN $4::timestamptz ELSE delivered_at END,
-           updated_at = now()
-         WHERE id = $1 AND status = 'delivering'
-         RETURNING attempt_count)
-       INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, status_code, latency_ms, error)
-       SELECT $1, attempt_count, $4, $5, $6, $7 FROM updated`,
-      [
-        id,
-        result.status === 'retry' ? 'pending' : result.status,
-        delayMs,
-        attempt.attemptedAt,
-        attempt.statusCode,
-        Math.max(0, Math.round(attempt.latencyMs)),
-        attempt.error,
-      ],
-    );
-    return rowCount > 0;
+    const recorded = await this.recordAttempts([{ id, attempt, result }]);
+    return recorded.has(id.toLowerCase());
+  }
+
+  /**
+   * Records attempts of several leased deliveries in one statement (one commit instead of one
+   * per attempt: at hundreds of deliveries a second the commits are what the database spends
+   * its time on). Returns the ids recorded, in lower case; a delivery whose lease was lost is left alone.
+   */
+  async recordAttempts(records: readonly RecordedAttempt[]): Promise<Set<string>> {
+    const recorded = new Set<string>();
+    const unique = [...new Map(records.map((r) => [r.id, r])).values()];
+    for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
+      const chunk = unique.slice(i, i + ROWS_PER_STATEMENT);
+      const { rows } = await this.sql.query<{ delivery_id: string }>(
+        `WITH input AS (
+           SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::timestamptz[],
+                                $5::int[], $6::int[], $7::text[])
+             AS t(id, status, delay_ms, attempted_at, status_code, latency_ms, error)),
+         updated AS (
+           UPDATE deliveries d SET
+             status = i.status,
+             attempt_count = d.attempt_count + 1,
+             series_failures = CASE WHEN i.status = 'delivered' THEN d.series_failures
+                                    ELSE d.series_failures + 1 END,
+             next_attempt_at = CASE WHEN i.delay_ms IS NULL THEN NULL
+                                    ELSE now() + i.delay_ms * interval '1 millisecond' END,
+             lease_until = NULL,
+             last_error = i.error,
+             delivered_at = CASE WHEN i.status = 'delivered' THEN i.attempted_at
+                                 ELSE d.delivered_at END,
+             updated_at = now()
+           FROM input i
+           WHERE d.id = i.id AND d.status = 'delivering'
+           RETURNING d.id, d.attempt_count, i.attempted_at, i.status_code, i.latency_ms, i.error)
+         INSERT INTO delivery_attempts
+           (delivery_id, attempt, attempted_at, status_code, latency_ms, error)
+         SELECT id, attempt_count, attempted_at, status_code, latency_ms, error FROM updated
+         RETURNING delivery_id`,
+        [
+          chunk.map((r) => r.id),
+          chunk.map((r) => (r.result.status === 'retry' ? 'pending' : r.result.status)),
+          chunk.map((r) => (r.result.status === 'retry' ? r.result.delayMs : null)),
+          chunk.map((r) => r.attempt.attemptedAt),
+          chunk.map((r) => r.attempt.statusCode),
+          chunk.map((r) => Math.max(0, Math.round(r.attempt.latencyMs))),
+          chunk.map((r) => r.attempt.error),
+        ],
+      );
+      for (const row of rows) recorded.add(row.delivery_id.toLowerCase());
+    }
+    return recorded;
   }
 
   /** Gives back leased deliveries that were not attempted (shutdown), due at once. */
