@@ -1,5 +1,5 @@
 import { createLogger } from '@vigil/config';
-import type { ClaimedDelivery, SqlDeliveryStore } from '@vigil/control-plane';
+import type { ClaimCapacity, ClaimedDelivery, SqlDeliveryStore } from '@vigil/control-plane';
 import { DeliveryWorkerPool, attemptResult } from './delivery-worker-pool';
 import { TargetConcurrencyLimits } from './target-concurrency-limits';
 
@@ -78,7 +78,7 @@ describe('DeliveryWorkerPool', () => {
 
     await pool.stop();
   });
-  it('sends at most its share to one target and claims past the targets that are full', async () => {
+  it('sends at most its share to one target and claims only what each target has room for', async () => {
     const delivery = (id: string, target: string): ClaimedDelivery => ({
       id,
       notificationId: id,
@@ -93,13 +93,22 @@ describe('DeliveryWorkerPool', () => {
       ...Array.from({ length: 5 }, (_, i) => delivery(`slow-${i}`, 'slow')),
       delivery('healthy-0', 'healthy'),
     ];
-    const skipped: string[][] = [];
+    const capacities: ClaimCapacity[] = [];
     const released: string[] = [];
     const store = {
       releaseExpiredLeases: async () => 0,
-      claimDue: async (limit: number, _lease: unknown, skip: readonly string[] = []) => {
-        skipped.push([...skip]);
-        const claimed = due.filter((d) => !skip.includes(d.target)).slice(0, limit);
+      // Claims as SqlDeliveryStore.claimDue does: oldest first, within each target's room.
+      claimDue: async (limit: number, _lease: unknown, capacity: ClaimCapacity) => {
+        capacities.push(capacity);
+        const taken = new Map<string, number>();
+        const claimed = due.filter((d) => {
+          const room = capacity.free.get(d.target) ?? capacity.defaultFree;
+          const n = taken.get(d.target) ?? 0;
+          if (n >= room) return false;
+          taken.set(d.target, n + 1);
+          return true;
+        });
+        claimed.splice(limit);
         for (const d of claimed) due.splice(due.indexOf(d), 1);
         return claimed;
       },
@@ -107,7 +116,6 @@ describe('DeliveryWorkerPool', () => {
         new Set(records.map((r) => r.id)),
       release: async (ids: readonly string[]) => {
         released.push(...ids);
-        due.unshift(...ids.map((id) => delivery(id, 'slow')));
       },
     };
     const sent: string[] = [];
@@ -134,8 +142,9 @@ describe('DeliveryWorkerPool', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent.filter((id) => id.startsWith('slow'))).toHaveLength(2);
     expect(sent).toContain('healthy-0');
-    expect(released).toEqual(['slow-2', 'slow-3', 'slow-4']);
-    expect(skipped.at(-1)).toEqual(['slow']);
+    // Nothing claimed beyond a target's room, so nothing handed back.
+    expect(released).toEqual([]);
+    expect(capacities.at(-1)!.free.get('slow')).toBe(0);
 
     answerSlow.forEach((answer) => answer());
     await pool.stop();

@@ -2,6 +2,7 @@ import type { Logger } from '@vigil/config';
 import {
   nextRetryDelay,
   type AttemptResult,
+  type ClaimCapacity,
   type ClaimedDelivery,
   type LeaseDurations,
   type SqlDeliveryStore,
@@ -109,7 +110,7 @@ export class DeliveryWorkerPool {
           if (released > 0) logger.warn({ released }, 'expired delivery leases released');
         }
         if (wanted >= concurrency / 2 || (wanted > 0 && this.queued.length === 0)) {
-          claimed = await store.claimDue(wanted, lease, this.fullTargets());
+          claimed = await store.claimDue(wanted, lease, this.claimCapacity());
           await this.enqueue(claimed);
         }
       } catch (error) {
@@ -122,11 +123,14 @@ export class DeliveryWorkerPool {
     }
   }
 
-  private fullTargets(): string[] {
+  /** What each target may still take: its limit less what it holds (in flight or queued). */
+  private claimCapacity(): ClaimCapacity {
     const { targetLimits } = this.options;
-    return [...this.busyByTarget]
-      .filter(([target, n]) => n >= targetLimits.limitOf(target))
-      .map(([target]) => target);
+    const free = new Map<string, number>();
+    for (const target of [...this.busyByTarget.keys(), ...targetLimits.adjustedTargets()]) {
+      free.set(target, targetLimits.limitOf(target) - (this.busyByTarget.get(target) ?? 0));
+    }
+    return { free, defaultFree: targetLimits.initial };
   }
 
   /** Queues the claimed deliveries within their target's share; hands the rest back. */

@@ -55,4 +55,14 @@ export class TargetConcurrencyLimits {
   get size(): number {
     return this.limits.size;
   }
+
+  /** The limit of a target not seen before (or back to normal). */
+  get initial(): number {
+    return this.options.initial;
+  }
+
+  /** The targets whose limit differs from the initial one. */
+  adjustedTargets(): IterableIterator<string> {
+    return this.limits.keys();
+  }
 }

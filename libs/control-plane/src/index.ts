@@ -194,7 +194,11 @@ export {
   nextRetryDelay,
   parseRetrySchedule,
 } from './deliveries/retry-schedule';
-export { SqlDeliveryStore, type RecordedAttempt } from './deliveries/sql-delivery-store';
+export {
+  SqlDeliveryStore,
+  type ClaimCapacity,
+  type RecordedAttempt,
+} from './deliveries/sql-delivery-store';
 export {
   DeliveryError,
   DeliveryService,

@@ -155,3 +155,29 @@ describe('SqlDeliveryStore.recordAttempts on PostgreSQL', () => {
     expect(await store.attempts(lost.id)).toEqual([]);
   });
 });
+
+describe('SqlDeliveryStore.claimDue on PostgreSQL', () => {
+  it('claims no more for a target than it has room for, oldest first', async () => {
+    const [roomy, full, unknown] = [randomUUID(), randomUUID(), randomUUID()];
+    const forRoomy = Array.from({ length: 5 }, () => aDelivery({ target: roomy }));
+    await insertInOrder([
+      ...forRoomy,
+      ...Array.from({ length: 3 }, () => aDelivery({ target: full })),
+      ...Array.from({ length: 2 }, () => aDelivery({ target: unknown })),
+    ]);
+    const claimed = await store.claimDue(1000, 60_000, {
+      free: new Map([
+        [roomy, 2],
+        [full, 0],
+      ]),
+      defaultFree: 1,
+    });
+    const mine = (target: string) => claimed.filter((c) => c.target === target);
+    expect(mine(roomy).map((c) => c.id)).toEqual(
+      expect.arrayContaining([forRoomy[0].id, forRoomy[1].id]),
+    );
+    expect(mine(roomy)).toHaveLength(2);
+    expect(mine(full)).toEqual([]);
+    expect(mine(unknown)).toHaveLength(1);
+  });
+});

@@ -18,6 +18,14 @@ import {
 const DIGEST_CLOSER_LOCK_KEY = '7236485513041850378';
 /** Keeps multi-row statements well under PostgreSQL's 65,535 parameters. */
 const ROWS_PER_STATEMENT = 1000;
+/** How many more deliveries each target may take in one claim (see claimDue). */
+export interface ClaimCapacity {
+  /** Room per target (0 or less: none), for targets whose room is not `defaultFree`. */
+  free: ReadonlyMap<string, number>;
+  /** Room of every target not listed. */
+  defaultFree: number;
+}
+
 /** One attempt of a leased delivery and the state it leads to. */
 export interface RecordedAttempt {
   id: string;
@@ -250,16 +258,22 @@ export class SqlDeliveryStore {
 
   /**
    * Leases up to `limit` due deliveries for `lease` (one duration, or one per channel: a
-   * webhook send is bounded by its timeout, an SMTP send takes longer). SKIP LOCKED lets every worker and every
-   * instance claim different rows without waiting on each other. Deliveries to `skipTargets`
-   * (targets already at their share of the senders) are left for later.
+   * webhook send is bounded by its timeout, an SMTP send takes longer). SKIP LOCKED lets every
+   * worker and every instance claim different rows without waiting on each other.
+   *
+   * `capacity` says how many more each target may take now: `free` per target, `defaultFree`
+   * for targets not listed, and targets with no room are not looked at. Claiming more than a
+   * target can take only to hand the rest back turned every claim into two writes of a hundred
+   * rows when the backlog belonged to a few receivers (and left the table full of dead rows).
    */
   async claimDue(
     limit: number,
     lease: number | LeaseDurations,
-    skipTargets: readonly string[] = [],
+    capacity: ClaimCapacity = { free: new Map(), defaultFree: limit },
   ): Promise<ClaimedDelivery[]> {
     const { webhook, email } = typeof lease === 'number' ? { webhook: lease, email: lease } : lease;
+    const capped = [...capacity.free].filter(([, free]) => free > 0);
+    const full = [...capacity.free].filter(([, free]) => free <= 0).map(([target]) => target);
     const { rows } = await this.sql.query<{
       id: string;
       notification_id: string;
@@ -270,21 +284,46 @@ export class SqlDeliveryStore {
       attempt_count: number;
       series_failures: number;
     }>(
-      `UPDATE deliveries d
+      `WITH caps AS (
+         SELECT * FROM unnest($5::text[], $6::int[]) AS c(target, free)),
+       scanned AS (
+         SELECT id, target, next_attempt_at FROM deliveries
+         WHERE status = 'pending' AND next_attempt_at <= now()
+           AND target <> ALL($3::text[])
+         ORDER BY next_attempt_at
+         LIMIT $7),
+       picked AS (
+         SELECT s.id FROM (
+           SELECT id, target, next_attempt_at,
+                  row_number() OVER (PARTITION BY target ORDER BY next_attempt_at) AS rank
+           FROM scanned) s
+         LEFT JOIN caps c ON c.target = s.target
+         WHERE s.rank <= COALESCE(c.free, $8::int)
+         ORDER BY s.next_attempt_at
+         LIMIT $1),
+       due AS (
+         SELECT id FROM deliveries
+         WHERE id IN (SELECT id FROM picked) AND status = 'pending'
+         FOR UPDATE SKIP LOCKED)
+       UPDATE deliveries d
        SET status = 'delivering',
            lease_until = now() + (CASE WHEN d.channel = 'webhook' THEN $2::bigint ELSE $4::bigint END)
                                  * interval '1 millisecond',
            updated_at = now()
-       FROM (SELECT id FROM deliveries
-             WHERE status = 'pending' AND next_attempt_at <= now()
-               AND target <> ALL($3::text[])
-             ORDER BY next_attempt_at
-             LIMIT $1
-             FOR UPDATE SKIP LOCKED) due
+       FROM due
        WHERE d.id = due.id
        RETURNING d.id, d.notification_id, d.kind, d.channel, d.target, d.payload::text AS payload,
                  d.attempt_count, d.series_failures`,
-      [limit, webhook, skipTargets, email],
+      [
+        limit,
+        webhook,
+        full,
+        email,
+        capped.map(([target]) => target),
+        capped.map(([, free]) => free),
+        4 * limit,
+        capacity.defaultFree,
+      ],
     );
     return rows.map((row) => ({
       id: row.id,
