@@ -26,6 +26,11 @@ export type WebhookResponder = (
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly responders = new Map<string, WebhookResponder>();
+  /**
+   * Requests per path so far: counted, not filtered from `received`, which would make a long
+   * run's receiver answer slower with every request it has taken.
+   */
+  private readonly countByPath = new Map<string, number>();
   private server: Server | null = null;
   private baseUrl = '';
 
@@ -65,7 +70,8 @@ export class WebhookReceiver {
           body: Buffer.concat(chunks).toString('utf8'),
         };
         this.received.push(request);
-        const nth = this.at(request.path).length;
+        const nth = (this.countByPath.get(request.path) ?? 0) + 1;
+        this.countByPath.set(request.path, nth);
         const responder = this.responders.get(request.path);
         Promise.resolve(responder ? responder(request, res, nth) : res.writeHead(200).end('ok'))
           .catch(() => res.writeHead(500).end())
