@@ -99,3 +99,18 @@ describe('ElasticsearchEventReadModel.listDetections', () => {
     );
   });
 });
+
+describe('the events index', () => {
+  it('is stored in the order event queries return (newest first, then id)', async () => {
+    const es = createElasticsearchClient(process.env.ELASTICSEARCH_URL!);
+    try {
+      const names = new IndexNames(`${process.env.VIGIL_INDEX_PREFIX}sorted-`);
+      await ensureReadModels(es, names);
+      const settings = await es.indices.getSettings({ index: names.alias('events') });
+      const sort = Object.values(settings)[0].settings?.index?.sort;
+      expect(sort).toEqual({ field: ['happened', 'id'], order: ['desc', 'asc'] });
+    } finally {
+      await es.close();
+    }
+  });
+});

@@ -1,5 +1,10 @@
 import type { Client } from '@elastic/elasticsearch';
-import { commonIndexSettings, eventsMapping, investigationsMapping } from './index-mappings';
+import {
+  commonIndexSettings,
+  eventsIndexSort,
+  eventsMapping,
+  investigationsMapping,
+} from './index-mappings';
 import type { IndexNames, ReadModelName } from './index-names';
 
 const MAPPINGS: Record<ReadModelName, object> = {
@@ -21,7 +26,10 @@ export async function ensureReadModels(
       name: names.template(model),
       index_patterns: [names.pattern(model)],
       template: {
-        settings: commonIndexSettings(replicas),
+        settings:
+          model === 'events'
+            ? { ...commonIndexSettings(replicas), sort: eventsIndexSort }
+            : commonIndexSettings(replicas),
         mappings: MAPPINGS[model],
       },
     });

@@ -19,6 +19,17 @@ export const eventsMapping = {
   },
 } as const;
 
+/**
+ * Events are stored in the order every event query returns them (newest first, then id, as
+ * the read model sorts). With the total not tracked, a page then stops after its first hits in
+ * each segment instead of ranking every match, so a query that matches much of a growing index
+ * keeps its latency.
+ */
+export const eventsIndexSort: { field: string[]; order: ('asc' | 'desc')[] } = {
+  field: ['happened', 'id'],
+  order: ['desc', 'asc'],
+};
+
 export const investigationsMapping = {
   dynamic: 'strict',
   properties: {
