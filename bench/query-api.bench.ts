@@ -3,22 +3,35 @@
  * query, in the same run: 1,000,000 generated events in an index prefix of their own, then an
  * id lookup and a three-condition query, sequentially, API and direct interleaved.
  *
+ * A third side, a bare node:http server that forwards the same search to Elasticsearch and
+ * answers the page as JSON (no framework, no token), shows what the extra HTTP hop alone costs:
+ * the floor any API in front of Elasticsearch pays on this machine.
+ *
  *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes)
  *
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
 import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client as PgClient } from 'pg';
 import { createApiTokenService, createPgSqlClient } from '@vigil/control-plane';
 import { compileToElasticsearch, parseQuery } from '@vigil/query-language';
-import { IndexNames, createElasticsearchClient, toEventDocument } from '@vigil/search';
+import {
+  IndexNames,
+  createElasticsearchClient,
+  toEventDocument,
+  toEventView,
+  type EventDocument,
+} from '@vigil/search';
 import { startApi } from '../apps/api/src/start-api';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
 const WARMUP = 200;
+const SIDES = ['api', 'direct', 'bare'] as const;
+type Side = (typeof SIDES)[number];
 const BATCH = 10_000;
 const PARALLEL_BULKS = 3;
 const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
@@ -81,6 +94,51 @@ function postJson(
   });
 }
 
+/** The search every side runs: what the read model sends for the default page. */
+function searchRequest(index: string, text: string) {
+  return {
+    index,
+    query: { bool: { filter: [compileToElasticsearch(parseQuery(text))] } },
+    sort: [{ happened: { order: 'desc' as const } }, { id: { order: 'asc' as const } }],
+    size: 101,
+    track_total_hits: false,
+  };
+}
+
+/** The floor: `{ query }` in, the page out, over node:http with its own Elasticsearch client. */
+async function startBareForwarder(
+  index: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const es = createElasticsearchClient(ELASTICSEARCH_URL);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const { query } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string };
+      es.search<EventDocument>(searchRequest(index, query)).then(
+        (response) => {
+          const items = response.hits.hits.slice(0, 100).map((hit) => toEventView(hit._source!));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ items, pagination: { count: items.length, next_cursor: null } }),
+          );
+        },
+        () => res.writeHead(500).end(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await es.close();
+    },
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -98,6 +156,7 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE "${database}"`);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let stopApi: (() => Promise<void>) | undefined;
+  let stopBare: (() => Promise<void>) | undefined;
   try {
     const app = await startApi({
       ...process.env,
@@ -172,63 +231,53 @@ async function main(): Promise<void> {
           `happened >= '${new Date(BASE + ((i * 86_400_000) % SPAN_MS)).toISOString()}'`,
       },
     ];
+    const bare = await startBareForwarder(index);
+    stopBare = bare.close;
+    const post = async (url: string, headers: Record<string, string>, text: string) => {
+      const response = await postJson(
+        agent,
+        url,
+        { ...headers, 'content-type': 'application/json' },
+        JSON.stringify({ query: text }),
+      );
+      if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+      return (response.body as { items: unknown[] }).items.length;
+    };
+    const sides: Record<Side, (text: string) => Promise<number>> = {
+      api: (text) =>
+        post(`${app.url}/api-key/v1/events`, { authorization: `Bearer ${token}` }, text),
+      // What the read model sends for the default page: the baseline the API is held to.
+      direct: async (text) =>
+        Math.min(100, (await es.search(searchRequest(index, text))).hits.hits.length),
+      bare: (text) => post(bare.url, {}, text),
+    };
     const rows: string[] = [];
     for (const query of queries) {
-      const viaApi = async (text: string) => {
-        const response = await postJson(
-          agent,
-          `${app.url}/api-key/v1/events`,
-          { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          JSON.stringify({ query: text }),
-        );
-        if (response.status !== 200) throw new Error(`API answered ${response.status}`);
-        return (response.body as { items: unknown[] }).items.length;
-      };
-      // What the read model sends for the default page: the baseline the API is held to.
-      const direct = async (text: string) => {
-        const response = await es.search({
-          index,
-          query: { bool: { filter: [compileToElasticsearch(parseQuery(text))] } },
-          sort: [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }],
-          size: 101,
-          track_total_hits: false,
-        });
-        return Math.min(100, response.hits.hits.length);
-      };
-      const apiTimes: number[] = [];
-      const directTimes: number[] = [];
+      const times: Record<Side, number[]> = { api: [], direct: [], bare: [] };
       for (let i = 0; i < WARMUP + ITERATIONS; i += 1) {
         const text = query.text(i);
-        // Alternate which side goes first, so neither profits from caches the other warmed.
-        let fromApi = 0;
-        let fromDirect = 0;
-        let apiMs = 0;
-        let directMs = 0;
-        for (const side of i % 2 === 0 ? ['api', 'direct'] : ['direct', 'api']) {
+        // Rotate which side goes first, so none profits from caches another warmed.
+        const counts = new Set<number>();
+        for (let k = 0; k < SIDES.length; k += 1) {
+          const side = SIDES[(i + k) % SIDES.length];
           const t0 = performance.now();
-          if (side === 'api') fromApi = await viaApi(text);
-          else fromDirect = await direct(text);
-          if (side === 'api') apiMs = performance.now() - t0;
-          else directMs = performance.now() - t0;
+          counts.add(await sides[side](text));
+          if (i >= WARMUP) times[side].push(performance.now() - t0);
         }
-        if (fromApi !== fromDirect) throw new Error(`different results for ${text}`);
-        if (i >= WARMUP) {
-          apiTimes.push(apiMs);
-          directTimes.push(directMs);
-        }
+        if (counts.size !== 1) throw new Error(`different results for ${text}`);
       }
-      apiTimes.sort((a, b) => a - b);
-      directTimes.sort((a, b) => a - b);
-      const [a50, a99, d50, d99] = [
-        percentile(apiTimes, 50),
-        percentile(apiTimes, 99),
-        percentile(directTimes, 50),
-        percentile(directTimes, 99),
-      ];
+      const [a50, a99, d50, d99, b50, b99] = (['api', 'direct', 'bare'] as const).flatMap(
+        (side) => {
+          const sorted = times[side].sort((a, b) => a - b);
+          return [percentile(sorted, 50), percentile(sorted, 99)];
+        },
+      );
       rows.push(
         `${query.name.padEnd(17)} API p50 ${a50.toFixed(2)} ms  p99 ${a99.toFixed(2)} ms | ` +
           `direct p50 ${d50.toFixed(2)} ms  p99 ${d99.toFixed(2)} ms | ` +
           `p50 ratio ${(a50 / d50).toFixed(2)}x (target <= 1.5x)  p99 ratio ${(a99 / d99).toFixed(2)}x`,
+        `${''.padEnd(17)} bare forwarder p50 ${b50.toFixed(2)} ms  p99 ${b99.toFixed(2)} ms | ` +
+          `its p50 ratio to direct ${(b50 / d50).toFixed(2)}x | API p50 over it ${(a50 - b50).toFixed(2)} ms`,
       );
     }
     console.log(`${count} events, ${ITERATIONS} iterations per query, sequential`);
@@ -237,6 +286,7 @@ async function main(): Promise<void> {
     await sql.close();
   } finally {
     agent.destroy();
+    await stopBare?.();
     await stopApi?.();
     await es.indices.delete({ index: `${prefix}*` }).catch(() => undefined);
     await es.indices.deleteIndexTemplate({ name: `${prefix}*` }).catch(() => undefined);
