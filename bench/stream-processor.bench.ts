@@ -128,9 +128,14 @@ async function processorRate(
   while (app.metrics().records < EVENTS) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const { firstBatchAt, lastCommitAt, transactions } = app.metrics();
+  const { firstBatchAt, lastCommitAt, transactions, outputs, stageMs } = app.metrics();
   await app.stop();
-  console.log(`  processor: ${transactions} transactions`);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(
+    `  processor: ${transactions} transactions, ${outputs} records written; in batches: ` +
+      `decode ${seconds(stageMs.decode)}, process ${seconds(stageMs.process)}, ` +
+      `commit ${seconds(stageMs.commit)} (summed over partitions)`,
+  );
   return { steady: rate(lastCommitAt! - firstBatchAt!), overall: rate(lastCommitAt! - started) };
 }
 

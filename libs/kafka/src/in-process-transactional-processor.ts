@@ -4,7 +4,12 @@ import { deadLetterRecords, decodeRecords } from './in-process-records';
 import type { ContractCodec, PartitionProcessor, PartitionProcessorSpec } from './message-log';
 import type { OffsetToCommit, PartitionedLog, RecordToAppend } from './partitioned-log';
 import type { DeadLetter } from './dead-letter-publisher';
-import type { OutputRecord, PartitionHandler, ProcessorMetrics } from './transactional-processor';
+import {
+  countBatchStages,
+  emptyProcessorMetrics,
+  type ProcessorMetrics,
+} from './processor-metrics';
+import type { OutputRecord, PartitionHandler } from './transactional-processor';
 
 const MAX_BATCH_RECORDS = 2000;
 const IDLE_WAIT_MS = 250;
@@ -34,13 +39,7 @@ export class InProcessTransactionalProcessor implements PartitionProcessor {
   private timer: NodeJS.Timeout | null = null;
   private readonly tasks = new Map<string, PartitionTask>();
   private lastBatchAt = 0;
-  private readonly counters: ProcessorMetrics = {
-    batches: 0,
-    records: 0,
-    transactions: 0,
-    firstBatchAt: null,
-    lastCommitAt: null,
-  };
+  private readonly counters = emptyProcessorMetrics();
 
   constructor(
     private readonly log: PartitionedLog,
@@ -54,7 +53,7 @@ export class InProcessTransactionalProcessor implements PartitionProcessor {
   }
 
   get metrics(): ProcessorMetrics {
-    return { ...this.counters };
+    return { ...this.counters, stageMs: { ...this.counters.stageMs } };
   }
 
   async start(): Promise<void> {
@@ -128,8 +127,10 @@ export class InProcessTransactionalProcessor implements PartitionProcessor {
     const { decoded, letters } = await decodeRecords(topic, partition, records, (value) =>
       this.codec.decode(value),
     );
-    const result = await task.handler.process(decoded, Date.now());
+    const decodedAt = Date.now();
+    const result = await task.handler.process(decoded, decodedAt);
     for (const { record, reason } of result.rejected) letters.push(deadLetterOf(record, reason));
+    const processedAt = Date.now();
     const next = records[records.length - 1].offset + 1;
     this.writeTransaction(result.outputs, letters, {
       groupId: this.spec.groupId,
@@ -137,6 +138,11 @@ export class InProcessTransactionalProcessor implements PartitionProcessor {
       partition,
       offset: next,
     });
+    countBatchStages(
+      this.counters,
+      { started, decoded: decodedAt, processed: processedAt, committed: Date.now() },
+      result.outputs.length + letters.length,
+    );
     result.commit?.();
     task.position = next;
     this.lastBatchAt = Date.now();

@@ -18,7 +18,14 @@ import type { DecodedRecord } from './decoded-batch-consumer';
 import type { PartitionProcessor } from './message-log';
 import { chunkBySize } from './output-chunks';
 import { offsetsToCommit } from './partition-offsets';
+import {
+  countBatchStages,
+  emptyProcessorMetrics,
+  type ProcessorMetrics,
+} from './processor-metrics';
 import { readChangelog, type ChangelogEntries } from './read-changelog';
+
+export type { ProcessorMetrics } from './processor-metrics';
 
 /** A record the loop writes in the partition's transaction. */
 export interface OutputRecord {
@@ -81,17 +88,6 @@ export interface TransactionalProcessorOptions {
   fromBeginning?: boolean;
 }
 
-export interface ProcessorMetrics {
-  batches: number;
-  /** Input records committed (decoded, rejected or dead-lettered alike). */
-  records: number;
-  /** Committed transactions, timer-driven ones included. */
-  transactions: number;
-  /** When the first batch arrived and the last transaction committed (epoch ms). */
-  firstBatchAt: number | null;
-  lastCommitAt: number | null;
-}
-
 interface PartitionTask {
   key: string;
   topic: string;
@@ -129,13 +125,7 @@ export class TransactionalProcessor implements PartitionProcessor {
   private timer: NodeJS.Timeout | null = null;
   private stopping = false;
   private lastBatchAt = 0;
-  private readonly counters: ProcessorMetrics = {
-    batches: 0,
-    records: 0,
-    transactions: 0,
-    firstBatchAt: null,
-    lastCommitAt: null,
-  };
+  private readonly counters = emptyProcessorMetrics();
 
   constructor(private readonly options: TransactionalProcessorOptions) {}
 
@@ -146,7 +136,7 @@ export class TransactionalProcessor implements PartitionProcessor {
 
   /** Counters since start, for readiness checks and benchmarks. */
   get metrics(): ProcessorMetrics {
-    return { ...this.counters };
+    return { ...this.counters, stageMs: { ...this.counters.stageMs } };
   }
 
   async start(): Promise<void> {
@@ -250,12 +240,18 @@ export class TransactionalProcessor implements PartitionProcessor {
           partition: batch.partition,
           lastOffset,
         });
+        const committedAt = Date.now();
         timings = {
           decodeMs: decodedAt - started,
           processMs: processedAt - decodedAt,
-          commitMs: Date.now() - processedAt,
+          commitMs: committedAt - processedAt,
           outputs: result.outputs.length,
         };
+        countBatchStages(
+          this.counters,
+          { started, decoded: decodedAt, processed: processedAt, committed: committedAt },
+          result.outputs.length + letters.length,
+        );
         result.commit?.();
         payload.resolveOffset(lastOffset);
         this.lastBatchAt = Date.now();
