@@ -66,3 +66,61 @@ describe('WebhookSender SSRF guard at send time', () => {
     expect(outcome).toEqual({ ok: true, statusCode: 200, error: null });
   });
 });
+
+describe('WebhookSender on kept-alive connections', () => {
+  const allowPrivate = { allowPrivate: true, allowlist: [] };
+  let closing: Server;
+  let closingPort: number;
+  const seen: { socket: number; webhookId: string | undefined }[] = [];
+
+  beforeAll(async () => {
+    // Answers the first request of each connection and keeps it open, then closes the connection
+    // when the next request arrives on it: the race of a receiver closing an idle connection
+    // just as the sender reuses it.
+    const sockets = new WeakMap<object, number>();
+    let nextSocket = 0;
+    closing = createServer((req, res) => {
+      const known = sockets.get(req.socket);
+      const socket = known ?? nextSocket++;
+      sockets.set(req.socket, socket);
+      seen.push({ socket, webhookId: req.headers['webhook-id'] as string | undefined });
+      if (known !== undefined) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    closingPort = (closing.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => closing.close(() => resolve())));
+
+  it('sends again on a new connection when a reused one is reset before any answer', async () => {
+    const sender = senderFor(`http://127.0.0.1:${closingPort}/hook`, allowPrivate);
+    const first = await sender.send(delivery);
+    const second = await sender.send({ ...delivery, id: 'c5f2b0e1-9d1e-4c7a-8b55-6f4a3e2d1c00' });
+    sender.close();
+    expect(first).toEqual({ ok: true, statusCode: 200, error: null });
+    expect(second).toEqual({ ok: true, statusCode: 200, error: null });
+    // The second delivery reached the reused connection, was reset, and came again on a new one.
+    expect(seen.map((s) => s.socket)).toEqual([0, 0, 1]);
+    expect(seen.slice(1).map((s) => s.webhookId)).toEqual([
+      'c5f2b0e1-9d1e-4c7a-8b55-6f4a3e2d1c00',
+      'c5f2b0e1-9d1e-4c7a-8b55-6f4a3e2d1c00',
+    ]);
+  });
+
+  it('reports a reset of a new connection as the attempt failing', async () => {
+    const resetting = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const sender = senderFor(
+      `http://127.0.0.1:${(resetting.address() as AddressInfo).port}/hook`,
+      allowPrivate,
+    );
+    const outcome = await sender.send(delivery);
+    sender.close();
+    await new Promise<void>((resolve) => resetting.close(() => resolve()));
+    expect(outcome).toMatchObject({ ok: false, statusCode: null });
+    expect(outcome.error).toMatch(/socket hang up|ECONNRESET/);
+  });
+});

@@ -87,20 +87,46 @@ export class WebhookSender {
     this.httpsAgent.destroy();
   }
 
-  private post(url: URL, body: Buffer, headers: Record<string, string>): Promise<HttpResult> {
+  /**
+   * POSTs within one timeout. A kept-alive connection the receiver closed just as it was reused
+   * fails at once with ECONNRESET or EPIPE before any answer: that says nothing about the
+   * receiver, so the request is sent again once on a new connection (the same webhook-id, which
+   * receivers de-duplicate on) instead of costing the delivery an attempt.
+   */
+  private async post(url: URL, body: Buffer, headers: Record<string, string>): Promise<HttpResult> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      return await this.postOnce(url, body, headers, signal, true);
+    } catch (error) {
+      if (!(error instanceof StaleConnectionError)) throw error;
+      return this.postOnce(url, body, headers, signal, false);
+    }
+  }
+
+  private postOnce(
+    url: URL,
+    body: Buffer,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    reuse: boolean,
+  ): Promise<HttpResult> {
     const secure = url.protocol === 'https:';
     const request = secure ? https.request : http.request;
+    const pooled = secure ? this.httpsAgent : this.httpAgent;
     return new Promise<HttpResult>((resolve, reject) => {
+      let answered = false;
       const req = request(
         url,
         {
           method: 'POST',
           headers,
-          agent: secure ? this.httpsAgent : this.httpAgent,
+          // false: a connection of its own, closed after the answer.
+          agent: reuse ? pooled : false,
           lookup: this.lookup,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          signal,
         },
         (res) => {
+          answered = true;
           const chunks: Buffer[] = [];
           let kept = 0;
           res.on('data', (chunk: Buffer) => {
@@ -119,15 +145,27 @@ export class WebhookSender {
           );
         },
       );
-      req.on('error', (error: Error) =>
-        reject(
-          error.name === 'AbortError'
-            ? new Error(`No response within ${this.options.timeoutMs} ms`)
-            : error,
-        ),
-      );
+      req.on('error', (error: Error) => {
+        const code = (error as { code?: unknown }).code;
+        if (reuse && req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE')) {
+          reject(new StaleConnectionError(error));
+        } else {
+          reject(
+            error.name === 'AbortError'
+              ? new Error(`No response within ${this.options.timeoutMs} ms`)
+              : error,
+          );
+        }
+      });
       req.end(body);
     });
+  }
+}
+
+/** A reused kept-alive connection failed before any answer (see WebhookSender.post). */
+class StaleConnectionError extends Error {
+  constructor(cause: Error) {
+    super('The kept-alive connection was closed by the receiver', { cause });
   }
 }
 
