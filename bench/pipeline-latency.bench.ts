@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import { Client as PgClient } from 'pg';
 import type { RunningApp } from '@vigil/config';
-import { decodeNotificationCommand } from '@vigil/contracts';
+import { decodeNotificationCommands } from '@vigil/contracts';
 import {
   SqlNotificationSettingsStore,
   WebhookProviderService,
@@ -251,9 +251,10 @@ async function pipeline(databaseUrl: string): Promise<{ webhook: Summary; comman
     });
     await observer.run({
       eachMessage: async ({ message }) => {
-        const decision = decodeNotificationCommand(message.value)?.decision;
-        if (decision?.kind !== 'webhook') return;
-        for (const event of decision.events) commandLog.arrived(event.id);
+        for (const { decision } of decodeNotificationCommands(message.value) ?? []) {
+          if (decision.kind !== 'webhook') continue;
+          for (const event of decision.events) commandLog.arrived(event.id);
+        }
       },
     });
 

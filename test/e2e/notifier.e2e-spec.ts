@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { Webhook } from 'standardwebhooks';
 import { createLogger, type RunningApp } from '@vigil/config';
@@ -416,6 +417,29 @@ describe('notifier on the real stack', () => {
     expect(receiver.at('/gone')).toHaveLength(0);
   });
 
+  it('delivers every decision of a recalculation written in one record', async () => {
+    const hook = await enroll('/shared');
+    const webhook = aWebhookDecision({ providerIds: [hook.id] });
+    const { providerIds: _p, kind: _k, channel: _c, ...same } = webhook;
+    const email = anEmailDecision({
+      ...same,
+      notificationId: randomUUID(),
+      recipients: ['shared@example.com'],
+    });
+    await commands.sendRecalculation(webhook, email);
+
+    const [request] = await receivedAt('/shared');
+    const payload = JSON.parse(request.body) as { metadata: { events: { id: string }[] } };
+    expect(payload.metadata.events.map((e) => e.id)).toEqual(['evt-4', 'evt-5']);
+    const [mail] = await eventually(async () =>
+      smtp.to('shared@example.com').length ? smtp.to('shared@example.com') : undefined,
+    );
+    expect(mail.text).toContain('Ada Lovelace: Sign-in from a new country');
+    expect(mail.text).toContain('Alan Turing: Sign-in from two continents');
+    expect((await deliveryOf(webhook.notificationId)).notificationId).toBe(webhook.notificationId);
+    expect((await deliveryOf(email.notificationId)).notificationId).toBe(email.notificationId);
+  });
+
   it('sends records that are not commands to the DLQ with the reason', async () => {
     const consumer = kafka.consumer({ groupId: `dlq-reader-${Date.now()}` });
     await consumer.connect();
@@ -435,7 +459,7 @@ describe('notifier on the real stack', () => {
       await eventually(async () => (reasons.length >= 2 ? true : undefined));
       expect(reasons).toEqual(
         expect.arrayContaining([
-          'Not a notification command of version 1 (JSON)',
+          'Not a notification command record of version 1 or 2 (JSON)',
           'Unknown decision kind "carrier-pigeon"',
         ]),
       );

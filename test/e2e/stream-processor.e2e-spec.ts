@@ -8,7 +8,7 @@ import {
   type SqlClient,
 } from '@vigil/control-plane';
 import {
-  decodeNotificationCommand,
+  decodeNotificationCommands,
   dlqTopicOf,
   type DetectionEventRecord,
   type NotificationCommand,
@@ -165,7 +165,7 @@ describe('stream processor: events → one transaction → commands and state', 
       eachMessage: async ({ topic, message }) => {
         const key = message.key?.toString() ?? '';
         if (topic === topics.notificationCommands) {
-          commands.push(decodeNotificationCommand(message.value)!);
+          commands.push(...decodeNotificationCommands(message.value)!);
         } else if (topic === topics.detectionState) {
           const list = states.get(key) ?? [];
           list.push(JSON.parse(message.value!.toString()) as DetectionState);

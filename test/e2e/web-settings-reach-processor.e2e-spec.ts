@@ -11,7 +11,7 @@ import {
   type SqlClient,
 } from '@vigil/control-plane';
 import {
-  decodeNotificationCommand,
+  decodeNotificationCommands,
   type DetectionEventRecord,
   type NotificationCommand,
 } from '@vigil/contracts';
@@ -169,7 +169,7 @@ describe('settings saved in the web application reach the stream processor', () 
     await reader.subscribe({ topics: [topics.notificationCommands], fromBeginning: true });
     await reader.run({
       eachMessage: async ({ message }) => {
-        commands.push(decodeNotificationCommand(message.value)!);
+        commands.push(...decodeNotificationCommands(message.value)!);
       },
     });
 

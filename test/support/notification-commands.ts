@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka, Producer } from 'kafkajs';
-import { encodeNotificationCommand, type NotificationCommand } from '@vigil/contracts';
+import {
+  encodeDetectionCommands,
+  encodeNotificationCommand,
+  type NotificationCommand,
+} from '@vigil/contracts';
 import type {
   DigestEntryDecision,
   EmailDecision,
   InvestigationEmailDecision,
   InvestigationWebhookDecision,
+  NotificationDecision,
   WebhookDecision,
 } from '@vigil/notification-policy';
 
@@ -138,6 +143,11 @@ export class CommandProducer {
         value: encodeNotificationCommand(command),
       })),
     });
+  }
+
+  /** The decisions of one recalculation of a detection in one record, as the processor writes them. */
+  async sendRecalculation(...decisions: NotificationDecision[]): Promise<void> {
+    await this.sendRaw(decisions[0].detectionId, encodeDetectionCommands(decisions, Date.now()));
   }
 
   async sendRaw(key: string, value: Buffer): Promise<void> {

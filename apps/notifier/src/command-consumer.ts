@@ -1,5 +1,5 @@
 import type { Logger } from '@vigil/config';
-import { decodeNotificationCommand, type NotificationCommand } from '@vigil/contracts';
+import { decodeNotificationCommands, type NotificationCommand } from '@vigil/contracts';
 import {
   DecodeError,
   type BatchConsumer,
@@ -40,16 +40,34 @@ export class CommandConsumer implements BatchConsumer {
       topics: [topic],
       logger,
       decode: (value) => {
-        const command = decodeNotificationCommand(value);
-        if (!command) throw new DecodeError('Not a notification command of version 1 (JSON)');
-        return command;
+        const commands = decodeNotificationCommands(value);
+        if (!commands) {
+          throw new DecodeError('Not a notification command record of version 1 or 2 (JSON)');
+        }
+        return commands;
       },
       handler: async (records) => {
-        const result = await handler(records.map((r) => r.value as NotificationCommand));
+        // A version 2 record holds several commands: a rejected one dead-letters its record
+        // (the record's other commands still get their deliveries; a replay of the dead letter
+        // adds none twice, deliveries being unique per notification and target).
+        const commands: NotificationCommand[] = [];
+        const recordOf: number[] = [];
+        records.forEach((record, index) => {
+          for (const command of record.value as NotificationCommand[]) {
+            commands.push(command);
+            recordOf.push(index);
+          }
+        });
+        const result = await handler(commands);
+        const reasons = new Map<number, string[]>();
+        for (const { index, reason } of result.rejected) {
+          const at = recordOf[index];
+          reasons.set(at, [...(reasons.get(at) ?? []), reason]);
+        }
         return {
-          rejected: result.rejected.map(({ index, reason }) => ({
+          rejected: [...reasons].map(([index, why]) => ({
             record: records[index],
-            reason,
+            reason: why.join('; '),
           })),
         };
       },

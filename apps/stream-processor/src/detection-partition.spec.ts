@@ -1,4 +1,4 @@
-import { decodeNotificationCommand, type DetectionEventRecord } from '@vigil/contracts';
+import { decodeNotificationCommands, type DetectionEventRecord } from '@vigil/contracts';
 import type { DecodedRecord, OutputRecord } from '@vigil/kafka';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
@@ -63,8 +63,10 @@ function record(detectionId: string, id: string, overrides: Partial<DetectionEve
 const commandsIn = (outputs: OutputRecord[]) =>
   outputs
     .filter((o) => o.topic === topics.notificationCommands)
-    .map(
-      (o) => decodeNotificationCommand(o.value)!.decision as { kind: string; currentCount: number },
+    .flatMap((o) =>
+      decodeNotificationCommands(o.value)!.map(
+        (c) => c.decision as { kind: string; currentCount: number },
+      ),
     );
 const statesIn = (outputs: OutputRecord[]) =>
   outputs

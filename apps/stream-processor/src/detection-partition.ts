@@ -17,8 +17,8 @@ import {
   type DetectionStateOptions,
 } from '@vigil/notification-policy';
 import {
-  commandRecord,
   describeProblems,
+  detectionCommandsRecord,
   detectionStateRecords,
   restoreDetectionStates,
   toDetectionEvent,
@@ -104,8 +104,8 @@ export class DetectionPartition implements PartitionHandler {
       if (applied.added === 0) continue;
       const { settings } = this.options.settings.effective(detectionId);
       const { state, decisions } = decide(applied.state, settings, now);
-      for (const decision of decisions) {
-        outputs.push(commandRecord(this.options.topics, detectionId, decision, now));
+      if (decisions.length > 0) {
+        outputs.push(detectionCommandsRecord(this.options.topics, detectionId, decisions, now));
       }
       outputs.push(...this.stateRecords(previous?.count ?? 0, state));
       staged.set(detectionId, state);
@@ -132,9 +132,7 @@ export class DetectionPartition implements PartitionHandler {
       const { settings } = this.options.settings.effective(detectionId);
       const { state, decisions } = decide(current, settings, now);
       if (decisions.length === 0) continue;
-      for (const decision of decisions) {
-        outputs.push(commandRecord(this.options.topics, detectionId, decision, now));
-      }
+      outputs.push(detectionCommandsRecord(this.options.topics, detectionId, decisions, now));
       outputs.push(...this.stateRecords(current.count, state));
       staged.set(detectionId, state);
     }

@@ -1,4 +1,5 @@
 import {
+  encodeDetectionCommands,
   encodeNotificationCommand,
   type DetectionEventRecord,
   type InvestigationRecord,
@@ -68,7 +69,24 @@ export function toInvestigationSnapshot(record: InvestigationRecord): Investigat
   };
 }
 
-/** One command per decision, keyed so a detection's (or investigation's) commands stay in order. */
+/**
+ * The decisions of one recalculation of a detection in one record (version 2), keyed by the
+ * detection so its commands stay in order.
+ */
+export function detectionCommandsRecord(
+  topics: ProcessorTopics,
+  detectionId: string,
+  decisions: readonly NotificationDecision[],
+  now: number,
+): OutputRecord {
+  return {
+    topic: topics.notificationCommands,
+    key: detectionId,
+    value: encodeDetectionCommands(decisions, now),
+  };
+}
+
+/** One command per decision, keyed so an investigation's commands stay in order. */
 export function commandRecord(
   topics: ProcessorTopics,
   key: string,

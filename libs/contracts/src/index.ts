@@ -17,7 +17,8 @@ export { parseDetectionEventFast } from './parse-detection-event-fast';
 export { parseRecordBatch, type RawBatch } from './parse-record-batch';
 export {
   encodeNotificationCommand,
-  decodeNotificationCommand,
+  encodeDetectionCommands,
+  decodeNotificationCommands,
   type NotificationCommand,
 } from './notification-command';
 export {
