@@ -8,7 +8,7 @@
  *   BENCH_EVENTS=20000 BENCH_DETECTIONS=500 npm run bench:processor
  */
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { CompressionTypes, Kafka, logLevel, type Message, type Producer } from 'kafkajs';
 import { Client } from 'pg';
 import type { DetectionEventRecord } from '@vigil/contracts';
 import {
@@ -21,8 +21,10 @@ import {
   ContractPublisher,
   TopicCatalog,
   ensureTopics,
+  offsetsToCommit,
   registerContracts,
 } from '@vigil/kafka';
+import { chunkBySize } from '../libs/kafka/src/output-chunks';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   applyEvents,
@@ -108,6 +110,146 @@ async function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Ra
 }
 
 const rate = (ms: number) => (EVENTS * 1000) / Math.max(1, ms);
+
+interface WrittenRecord {
+  topic: string;
+  key: string;
+  value: Buffer | null;
+  partition: number;
+}
+
+/** Every record the processor wrote (commands and state), read committed. */
+async function processorOutputs(topics: TopicCatalog): Promise<WrittenRecord[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const wanted = [topics.notificationCommands, topics.detectionState];
+  let expected = 0;
+  for (const topic of wanted) {
+    for (const { high, low } of await admin.fetchTopicOffsets(topic)) {
+      expected += Number(high) - Number(low);
+    }
+  }
+  await admin.disconnect();
+  const consumer = kafka.consumer({ groupId: `bench-outputs-${randomUUID()}` });
+  const records: WrittenRecord[] = [];
+  let seen = 0;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  await consumer.connect();
+  await consumer.subscribe({ topics: wanted, fromBeginning: true });
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      // Transaction markers take offsets too: count the last offset reached, not records.
+      seen += Number(batch.lastOffset()) - Number(batch.firstOffset() ?? batch.lastOffset()) + 1;
+      for (const m of batch.messages) {
+        records.push({
+          topic: batch.topic,
+          key: m.key?.toString('utf8') ?? '',
+          value: m.value,
+          partition: batch.partition,
+        });
+      }
+      if (seen >= expected) finish();
+    },
+  });
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  await consumer.disconnect();
+  return records;
+}
+
+/**
+ * The floor under any processor of this design: read committed, decode, and write the records
+ * the processor wrote (the same bytes, to the same topics) in one transaction per input batch
+ * with its offsets, as the processor does, and nothing else.
+ */
+async function transactionalCopyRate(
+  topics: TopicCatalog,
+  codec: AvroCodec,
+  outputs: WrittenRecord[],
+): Promise<Rate> {
+  const groupId = `bench-copy-${randomUUID()}`;
+  const consumer = kafka.consumer({
+    groupId,
+    readUncommitted: false,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+    maxBytes: 16 * 1024 * 1024,
+  });
+  const producers = new Map<number, Producer>();
+  const limits = new Map(
+    topics
+      .all()
+      .filter((t) => t.maxMessageBytes !== undefined)
+      .map((t) => [t.name, t.maxMessageBytes!]),
+  );
+  const byOutputTopic = new Map<string, WrittenRecord[]>();
+  for (const record of outputs) {
+    const records = byOutputTopic.get(record.topic) ?? [];
+    records.push(record);
+    byOutputTopic.set(record.topic, records);
+  }
+  const written = new Map<string, number>();
+  let seen = 0;
+  let firstBatchAt = 0;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const started = Date.now();
+  await consumer.connect();
+  await consumer.subscribe({ topic: topics.detectionEvents, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    partitionsConsumedConcurrently: 3,
+    eachBatch: async ({ batch }) => {
+      firstBatchAt ||= Date.now();
+      for (const message of batch.messages) await codec.decode(message.value);
+      let producer = producers.get(batch.partition);
+      if (!producer) {
+        producer = kafka.producer({
+          transactionalId: `${groupId}.${batch.partition}`,
+          idempotent: true,
+          maxInFlightRequests: 1,
+        });
+        await producer.connect();
+        producers.set(batch.partition, producer);
+      }
+      // This batch's share of each topic's records the processor wrote for the whole input.
+      const share: WrittenRecord[] = [];
+      for (const [topic, records] of byOutputTopic) {
+        const from = written.get(topic) ?? 0;
+        const upTo = Math.round(((seen + batch.messages.length) / EVENTS) * records.length);
+        share.push(...records.slice(from, upTo));
+        written.set(topic, upTo);
+      }
+      const transaction = await producer.transaction();
+      for (const chunk of chunkBySize(share, limits)) {
+        const byTopic = new Map<string, Message[]>();
+        for (const { topic, key, value, partition } of chunk) {
+          const messages = byTopic.get(topic) ?? [];
+          messages.push({ key, value, partition });
+          byTopic.set(topic, messages);
+        }
+        await transaction.sendBatch({
+          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+          acks: -1,
+          compression: CompressionTypes.GZIP,
+        });
+      }
+      await transaction.sendOffsets({
+        consumerGroupId: groupId,
+        topics: offsetsToCommit([
+          { topic: batch.topic, partition: batch.partition, lastOffset: batch.lastOffset() },
+        ]),
+      });
+      await transaction.commit();
+      seen += batch.messages.length;
+      if (seen >= EVENTS) finish();
+    },
+  });
+  await done;
+  const ended = Date.now();
+  await consumer.disconnect();
+  await Promise.all([...producers.values()].map((p) => p.disconnect()));
+  return { steady: rate(ended - firstBatchAt), overall: rate(ended - started) };
+}
 
 /** The processor, until its transactions committed every input offset. */
 async function processorRate(
@@ -208,6 +350,8 @@ async function main(): Promise<void> {
       // side gains from a warmer JIT or a quieter machine.
       const rawBefore = await rawDecodeRate(topics, codec);
       const processed = await processorRate(prefix, partitions, databaseUrl.toString());
+      const outputs = await processorOutputs(topics);
+      const copied = await transactionalCopyRate(topics, codec, outputs);
       const rawAfter = await rawDecodeRate(topics, codec);
       const raw: Rate = {
         steady: (rawBefore.steady + rawAfter.steady) / 2,
@@ -222,6 +366,12 @@ async function main(): Promise<void> {
         `events/s, ratio ${(processed[what] / raw[what]).toFixed(2)}`;
       console.log(`${partitions} partition(s), steady state: ${line('steady')} (target >= 0.60)`);
       console.log(`${partitions} partition(s), including start-up: ${line('overall')}`);
+      const bytes = outputs.reduce((sum, o) => sum + o.key.length + (o.value?.length ?? 0), 0);
+      console.log(
+        `  floor (decode, then write the processor's ${outputs.length} records, ` +
+          `${(bytes / 1024 / 1024).toFixed(1)} MB, in one transaction per batch): ` +
+          `${copied.steady.toFixed(0)} events/s, ratio ${(copied.steady / raw.steady).toFixed(2)}`,
+      );
     }
 
     const bytes = stateMemoryPer100k();
