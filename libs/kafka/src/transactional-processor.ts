@@ -290,19 +290,28 @@ export class TransactionalProcessor implements PartitionProcessor {
   ): Promise<{ decoded: DecodedRecord[]; letters: DeadLetter[] }> {
     const decoded: DecodedRecord[] = [];
     const letters: DeadLetter[] = [];
+    const { codec } = this.options;
     for (const message of messages) {
-      const base = { topic, partition, offset: message.offset, key: message.key };
       try {
+        // Waits only for a record whose schema the codec has not met yet.
+        const known = codec.decodeKnown(message.value);
+        const value = known ? known.value : await codec.decode(message.value);
         decoded.push({
-          ...base,
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key,
           raw: message,
-          value: await this.options.codec.decode(message.value),
+          value,
         });
       } catch (error) {
         // A registry outage is not the record's fault: fail the batch and retry it.
         if (!(error instanceof DecodeError)) throw error;
         letters.push({
-          ...base,
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key,
           value: message.value,
           headers: message.headers,
           reason: error.message,
