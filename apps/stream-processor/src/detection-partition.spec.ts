@@ -176,11 +176,9 @@ describe('DetectionPartition', () => {
       }
       batch.commit!();
     }
-    expect([...changelog.keys()].sort()).toEqual([
-      'dedup-window:0:det-a',
-      'dedup-window:1:det-a',
-      'det-a',
-    ]);
+    // 23 sealed segments of 100 ids, and the state record with the last 0.
+    expect(changelog.size).toBe(24);
+    expect(changelog.has('dedup-window:100/22:det-a')).toBe(true);
 
     const restored = new DetectionPartition({ topics, partition: 2, settings }, changelog, T0);
     // A connector resending everything, plus one new event: only the new one counts.

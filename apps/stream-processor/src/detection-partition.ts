@@ -22,6 +22,7 @@ import {
   detectionStateRecords,
   restoreDetectionStates,
   toDetectionEvent,
+  type WindowReseal,
   type ProcessorTopics,
 } from './processor-records';
 import type { SettingsLookup } from './settings-lookup';
@@ -44,8 +45,8 @@ export interface DetectionPartitionOptions {
 export class DetectionPartition implements PartitionHandler {
   private readonly states: Map<string, DetectionState>;
   private readonly windowSize: number;
-  /** Restored from records that carried their whole window: the next write seals it in segments. */
-  private readonly wholeWindowRecords: Set<string>;
+  /** Restored detections whose next write reseals their window (see WindowReseal). */
+  private readonly reseals: Map<string, WindowReseal>;
   private readonly wakeUps = new Map<string, number>();
   private recheck: Set<string> | 'all' = new Set();
 
@@ -58,7 +59,7 @@ export class DetectionPartition implements PartitionHandler {
       options.stateOptions?.dedupWindowSize ?? DEFAULT_DETECTION_STATE_OPTIONS.dedupWindowSize;
     const restored = restoreDetectionStates(changelog, this.windowSize);
     this.states = restored.states;
-    this.wholeWindowRecords = restored.wholeWindowRecords;
+    this.reseals = restored.reseals;
     for (const [id, state] of this.states) this.schedule(id, state, now);
   }
 
@@ -148,15 +149,14 @@ export class DetectionPartition implements PartitionHandler {
 
   private stateRecords(previousCount: number, state: DetectionState): OutputRecord[] {
     const { topics, partition } = this.options;
-    const { windowSize, wholeWindowRecords } = this;
-    const whole = wholeWindowRecords.has(state.detectionId);
-    return detectionStateRecords(topics, partition, previousCount, state, windowSize, whole);
+    const reseal = this.reseals.get(state.detectionId);
+    return detectionStateRecords(topics, partition, previousCount, state, this.windowSize, reseal);
   }
 
   private adopt(staged: Map<string, DetectionState>, now: number): void {
     for (const [detectionId, state] of staged) {
       this.states.set(detectionId, state);
-      this.wholeWindowRecords.delete(detectionId);
+      this.reseals.delete(detectionId);
       this.schedule(detectionId, state, now);
     }
   }

@@ -6,6 +6,7 @@ import {
   WINDOW_SEGMENT_PREFIX,
   detectionStateRecords,
   restoreDetectionStates,
+  windowSegmentKey,
   type StoredDetectionState,
 } from './processor-records';
 
@@ -32,11 +33,22 @@ function compact(changelog: Map<string, Buffer>, records: OutputRecord[]): void 
   }
 }
 
-/** Feeds batches of new events (ids never repeat) and returns the state and its changelog. */
-function run(batchSizes: number[], windowSize: number) {
-  const changelog = new Map<string, Buffer>();
-  let state: DetectionState | undefined;
-  let next = 0;
+/**
+ * Feeds batches of new events (ids never repeat) and returns the state and its changelog; from
+ * a restored state and its changelog when given, resealing its window at the first write.
+ */
+function run(
+  batchSizes: number[],
+  windowSize: number,
+  segmentSize = WINDOW_SEGMENT_IDS,
+  from: { state: DetectionState; changelog: Map<string, Buffer> } | null = null,
+) {
+  const changelog = from?.changelog ?? new Map<string, Buffer>();
+  let state: DetectionState | undefined = from?.state;
+  let reseal = from
+    ? restoreDetectionStates(changelog, windowSize, segmentSize).reseals.get('det-1')
+    : undefined;
+  let next = state?.count ?? 0;
   let largestWindowInRecord = 0;
   for (const size of batchSizes) {
     const previousCount = state?.count ?? 0;
@@ -44,7 +56,16 @@ function run(batchSizes: number[], windowSize: number) {
       dedupWindowSize: windowSize,
     }).state;
     next += size;
-    const records = detectionStateRecords(topics, 3, previousCount, state, windowSize);
+    const records = detectionStateRecords(
+      topics,
+      3,
+      previousCount,
+      state,
+      windowSize,
+      reseal,
+      segmentSize,
+    );
+    reseal = undefined;
     expect(records.every((r) => r.partition === 3 && r.topic === 'state')).toBe(true);
     const stored = records.find((r) => r.key === 'det-1')!;
     largestWindowInRecord = Math.max(
@@ -90,13 +111,68 @@ describe('detection state records', () => {
     const changelog = new Map([['det-2', Buffer.from(JSON.stringify(state))]]);
     const restored = restoreDetectionStates(changelog, 10_000);
     expect(restored.states.get('det-2')).toEqual(state);
-    expect(restored.wholeWindowRecords).toEqual(new Set(['det-2']));
+    const reseal = restored.reseals.get('det-2');
+    expect(reseal).toEqual({ rewriteWindow: true, staleSegmentKeys: [] });
 
     // Its next write seals the whole window, so the window survives the next restore too.
     const next = applyEvents(state, events('det-2', 1_500, 10), T0).state;
-    compact(changelog, detectionStateRecords(topics, 0, state.count, next, 10_000, true));
-    expect(changelog.has('dedup-window:0:det-2')).toBe(true);
-    expect(restoreDetectionStates(changelog, 10_000).states.get('det-2')).toEqual(next);
+    compact(changelog, detectionStateRecords(topics, 0, state.count, next, 10_000, reseal));
+    expect(changelog.has(windowSegmentKey(WINDOW_SEGMENT_IDS, 0, 'det-2'))).toBe(true);
+    const again = restoreDetectionStates(changelog, 10_000);
+    expect(again.states.get('det-2')).toEqual(next);
+    expect(again.reseals.size).toBe(0);
+  });
+
+  it('reads segments of the first layout (1,000 ids, no size in the key), then replaces them', () => {
+    const written = run([2_500, 1_200, 30], 10_000, 1_000);
+    const changelog = new Map(
+      [...written.changelog].map(([key, value]) => [
+        key.replace(`${WINDOW_SEGMENT_PREFIX}1000/`, WINDOW_SEGMENT_PREFIX),
+        value,
+      ]),
+    );
+    expect(changelog.has(`${WINDOW_SEGMENT_PREFIX}2:det-1`)).toBe(true);
+    const restored = restoreDetectionStates(changelog, 10_000);
+    expect(restored.states.get('det-1')).toEqual(written.state);
+    expect(restored.reseals.get('det-1')).toEqual({
+      rewriteWindow: true,
+      staleSegmentKeys: [0, 1, 2].map((segment) => `${WINDOW_SEGMENT_PREFIX}${segment}:det-1`),
+    });
+
+    const { state } = run([5], 10_000, WINDOW_SEGMENT_IDS, { state: written.state, changelog });
+    const segments = [...changelog.keys()].filter((k) => k.startsWith(WINDOW_SEGMENT_PREFIX));
+    expect(segments.every((k) => k.startsWith(`${WINDOW_SEGMENT_PREFIX}${WINDOW_SEGMENT_IDS}/`)));
+    expect(segments).toHaveLength(Math.floor(state.count / WINDOW_SEGMENT_IDS));
+    const again = restoreDetectionStates(changelog, 10_000);
+    expect(again.states.get('det-1')).toEqual(state);
+    expect(again.reseals.size).toBe(0);
+  });
+
+  it('keeps the window across a change of segment size, whatever the sizes and batches', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 2_600 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(7, 100, 999, 1_000),
+        fc.constantFrom(7, 100, 999, 1_000),
+        fc.constantFrom(1, 999, 1_000, 2_500, 10_000),
+        (before, after, oldSize, newSize, windowSize) => {
+          const written = run(before, windowSize, oldSize);
+          const restored = restoreDetectionStates(written.changelog, windowSize, newSize);
+          expect(restored.states.get('det-1')).toEqual(written.state);
+          const { state, changelog } = run(after, windowSize, newSize, written);
+          const again = restoreDetectionStates(changelog, windowSize, newSize);
+          expect(again.states.get('det-1')).toEqual(state);
+          expect(again.reseals.size).toBe(0);
+          const segments = [...changelog.keys()].filter((k) => k.startsWith(WINDOW_SEGMENT_PREFIX));
+          expect(segments.every((k) => k.startsWith(`${WINDOW_SEGMENT_PREFIX}${newSize}/`))).toBe(
+            true,
+          );
+          expect(segments.length).toBeLessThanOrEqual(Math.ceil(windowSize / newSize) + 1);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('keeps the restored window within a smaller configured window', () => {
@@ -104,7 +180,7 @@ describe('detection state records', () => {
     const restored = restoreDetectionStates(changelog, 1_200).states.get('det-1')!;
     expect(restored.recentEventIds).toEqual(state.recentEventIds.slice(-1_200));
     const stored = JSON.parse(changelog.get('det-1')!.toString()) as StoredDetectionState;
-    expect(stored.recentEventIds).toHaveLength(800);
+    expect(stored.recentEventIds).toHaveLength(state.count % WINDOW_SEGMENT_IDS);
     expect(restored).not.toHaveProperty('windowSegmentSize');
   });
 });

@@ -107,11 +107,17 @@ export function commandRecord(
 
 /**
  * Keys of the sealed segments of a detection's de-duplication window:
- * `dedup-window:<segment>:<detection id>`.
+ * `dedup-window:<segment size>/<segment>:<detection id>`. Records written before the size was
+ * part of the key read `dedup-window:<segment>:<detection id>`, with segments of 1,000 ids.
  */
 export const WINDOW_SEGMENT_PREFIX = 'dedup-window:';
-/** Ids per sealed window segment: a state record carries at most this many ids. */
-export const WINDOW_SEGMENT_IDS = 1000;
+/**
+ * Ids per sealed window segment: a state record carries fewer than this many ids, so every
+ * write of a state costs at most about this many ids (~20 bytes each) on top of the state.
+ */
+export const WINDOW_SEGMENT_IDS = 100;
+/** The segment size of keys without one (the first layout). */
+const UNSIZED_SEGMENT_IDS = 1000;
 
 /** A detection's state as written to the state topic: the window holds only its unsealed tail. */
 export interface StoredDetectionState extends DetectionState {
@@ -120,13 +126,25 @@ export interface StoredDetectionState extends DetectionState {
 }
 
 /**
+ * What the next write of a restored detection must do besides the usual: seal its whole window
+ * again in segments of the current size (its record carried the whole window, or its segments
+ * have another size), and delete the segments its window no longer uses.
+ */
+export interface WindowReseal {
+  rewriteWindow: boolean;
+  staleSegmentKeys: string[];
+}
+
+export const windowSegmentKey = (size: number, segment: number, detectionId: string) =>
+  `${WINDOW_SEGMENT_PREFIX}${size}/${segment}:${detectionId}`;
+
+/**
  * The records of one detection's new state, in the input's partition number (where it is
  * restored from). The de-duplication window (up to 10,000 ids) is not rewritten at each batch:
- * ids are sealed in segments of WINDOW_SEGMENT_IDS, each written once, when it fills, and
+ * ids are sealed in segments of `segmentSize`, each written once, when it fills, and
  * tombstoned when it leaves the window; the state record carries the ids since the last one.
  * `recentEventIds` holds the ids of the events numbered count - length + 1 .. count.
- * `writeWholeWindow` seals every segment of the window again: for a state restored from a record
- * that carried its whole window (no segments of it exist yet).
+ * A `reseal` (after a restore) seals every segment of the window again and deletes stale ones.
  */
 export function detectionStateRecords(
   topics: ProcessorTopics,
@@ -134,44 +152,47 @@ export function detectionStateRecords(
   previousCount: number,
   state: DetectionState,
   windowSize: number,
-  writeWholeWindow = false,
+  reseal?: WindowReseal,
+  segmentSize = WINDOW_SEGMENT_IDS,
 ): OutputRecord[] {
-  const size = WINDOW_SEGMENT_IDS;
+  const size = segmentSize;
   const { count, detectionId } = state;
   const sealedUpTo = Math.floor(count / size) * size;
   const records: OutputRecord[] = [];
-  const segmentRecord = (segment: number, value: Buffer | null): OutputRecord => ({
+  const stateRecord = (key: string, value: Buffer | null): OutputRecord => ({
     topic: topics.detectionState,
-    key: `${WINDOW_SEGMENT_PREFIX}${segment}:${detectionId}`,
+    key,
     value,
     partition,
   });
+  for (const key of reseal?.staleSegmentKeys ?? []) records.push(stateRecord(key, null));
   // Segments that left the window with this batch.
   const gone = count - windowSize;
   for (let segment = Math.max(0, Math.floor((previousCount - windowSize) / size)); ; segment++) {
     const end = (segment + 1) * size;
     if (end > gone) break;
-    if (end > previousCount - windowSize) records.push(segmentRecord(segment, null));
+    if (end > previousCount - windowSize) {
+      records.push(stateRecord(windowSegmentKey(size, segment, detectionId), null));
+    }
   }
   // Segments filled by this batch.
-  const firstFilled = writeWholeWindow
+  const firstFilled = reseal?.rewriteWindow
     ? Math.floor((count - state.recentEventIds.length) / size)
     : Math.floor(previousCount / size);
   for (let segment = firstFilled; (segment + 1) * size <= count; segment++) {
     const ids = idsOfEvents(state, segment * size + 1, (segment + 1) * size);
-    if (ids.length > 0) records.push(segmentRecord(segment, Buffer.from(JSON.stringify(ids))));
+    if (ids.length > 0) {
+      records.push(
+        stateRecord(windowSegmentKey(size, segment, detectionId), Buffer.from(JSON.stringify(ids))),
+      );
+    }
   }
   const stored: StoredDetectionState = {
     ...state,
     recentEventIds: idsOfEvents(state, sealedUpTo + 1, count),
     windowSegmentSize: size,
   };
-  records.push({
-    topic: topics.detectionState,
-    key: detectionId,
-    value: Buffer.from(JSON.stringify(stored), 'utf8'),
-    partition,
-  });
+  records.push(stateRecord(detectionId, Buffer.from(JSON.stringify(stored), 'utf8')));
   return records;
 }
 
@@ -182,27 +203,49 @@ function idsOfEvents(state: DetectionState, from: number, to: number): string[] 
   return ids.slice(Math.max(0, from - firstNumber), Math.max(0, to - firstNumber + 1));
 }
 
+interface SegmentRecord {
+  key: string;
+  size: number;
+  segment: number;
+  ids: string[];
+}
+
+/** A segment key's parts; a key of the first layout has segments of 1,000 ids. */
+function parseSegmentKey(key: string): { size: number; segment: number; detectionId: string } {
+  const rest = key.slice(WINDOW_SEGMENT_PREFIX.length);
+  const colon = rest.indexOf(':');
+  const position = rest.slice(0, colon);
+  const slash = position.indexOf('/');
+  return {
+    size: slash < 0 ? UNSIZED_SEGMENT_IDS : Number(position.slice(0, slash)),
+    segment: Number(slash < 0 ? position : position.slice(slash + 1)),
+    detectionId: rest.slice(colon + 1),
+  };
+}
+
 /**
- * The detection states of a restored changelog, windows reassembled from their sealed segments:
- * walking back from the tail through contiguous, full segments, up to `windowSize` ids.
+ * The detection states of a restored changelog, windows reassembled from their sealed segments
+ * (of the size the state record names): walking back from the tail through contiguous, full
+ * segments, up to `windowSize` ids. Detections whose next write must reseal their window are
+ * listed in `reseals`: a record that carried its whole window, or one whose segment size is not
+ * `segmentSize`, or that has segments of another size left over.
  */
 export function restoreDetectionStates(
   changelog: ReadonlyMap<string, Buffer>,
   windowSize: number,
-): { states: Map<string, DetectionState>; wholeWindowRecords: Set<string> } {
-  const segments = new Map<string, Map<number, string[]>>();
+  segmentSize = WINDOW_SEGMENT_IDS,
+): { states: Map<string, DetectionState>; reseals: Map<string, WindowReseal> } {
+  const segments = new Map<string, SegmentRecord[]>();
   for (const [key, value] of changelog) {
     if (!key.startsWith(WINDOW_SEGMENT_PREFIX)) continue;
-    const rest = key.slice(WINDOW_SEGMENT_PREFIX.length);
-    const colon = rest.indexOf(':');
-    const detectionId = rest.slice(colon + 1);
-    const bySegment = segments.get(detectionId) ?? new Map<number, string[]>();
-    bySegment.set(Number(rest.slice(0, colon)), JSON.parse(value.toString('utf8')) as string[]);
-    segments.set(detectionId, bySegment);
+    const { size, segment, detectionId } = parseSegmentKey(key);
+    const ids = JSON.parse(value.toString('utf8')) as string[];
+    const list = segments.get(detectionId) ?? [];
+    list.push({ key, size, segment, ids });
+    segments.set(detectionId, list);
   }
   const states = new Map<string, DetectionState>();
-  /** Detections whose record carried the whole window: their segments are yet to be written. */
-  const wholeWindowRecords = new Set<string>();
+  const reseals = new Map<string, WindowReseal>();
   for (const [key, value] of changelog) {
     if (key.startsWith(INVESTIGATION_STATE_PREFIX) || key.startsWith(WINDOW_SEGMENT_PREFIX)) {
       continue;
@@ -211,25 +254,34 @@ export function restoreDetectionStates(
       value.toString('utf8'),
     ) as StoredDetectionState;
     if (state.schemaVersion !== 1) continue;
-    if (size === undefined) {
-      wholeWindowRecords.add(key);
-    } else {
+    const own = segments.get(key) ?? [];
+    const used = new Set<SegmentRecord>();
+    if (size !== undefined) {
+      const bySegment = new Map(own.filter((s) => s.size === size).map((s) => [s.segment, s]));
       const parts = [state.recentEventIds];
       let length = state.recentEventIds.length;
       let lowest = state.count - length + 1;
       for (let segment = Math.floor(state.count / size) - 1; segment >= 0; segment--) {
-        const ids = segments.get(key)?.get(segment);
-        if (length >= windowSize || lowest !== (segment + 1) * size + 1 || !ids) break;
-        parts.unshift(ids);
-        length += ids.length;
-        lowest -= ids.length;
+        const sealed = bySegment.get(segment);
+        if (length >= windowSize || lowest !== (segment + 1) * size + 1 || !sealed) break;
+        used.add(sealed);
+        parts.unshift(sealed.ids);
+        length += sealed.ids.length;
+        lowest -= sealed.ids.length;
       }
       const window = parts.flat();
       state.recentEventIds = window.slice(Math.max(0, window.length - windowSize));
     }
+    const rewriteWindow = size !== segmentSize;
+    // After a rewrite no segment of the old layout is used; otherwise those the walk skipped
+    // (outside a window configured smaller, say) are left-overs.
+    const stale = own.filter((s) => rewriteWindow || !used.has(s)).map((s) => s.key);
+    if (rewriteWindow || stale.length > 0) {
+      reseals.set(key, { rewriteWindow, staleSegmentKeys: stale });
+    }
     states.set(key, state);
   }
-  return { states, wholeWindowRecords };
+  return { states, reseals };
 }
 
 export function investigationStateRecord(
