@@ -2,7 +2,9 @@
  * Stream processor throughput against its baseline, measured in the same run: N Avro events
  * over D detections go to a 1-partition and a 6-partition topic; the baseline is a bare kafkajs
  * consumer that only decodes the same records (read committed, like the processor), run before
- * and after the processor. Also the heap held per 100,000 detection states.
+ * and after the processor. A second baseline, the floor, decodes too and then writes the records
+ * the processor wrote, in one transaction per batch: what writing the output costs on its own.
+ * Also the heap held per 100,000 detection states.
  *
  *   npm run bench:processor            (servers from deploy/local/servers.sh must be running)
  *   BENCH_EVENTS=20000 BENCH_DETECTIONS=500 npm run bench:processor
@@ -112,6 +114,16 @@ async function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Ra
 }
 
 const rate = (ms: number) => (EVENTS * 1000) / Math.max(1, ms);
+
+async function medianRate(measure: () => Promise<Rate>, runs = 3): Promise<Rate> {
+  const rates: Rate[] = [];
+  for (let i = 0; i < runs; i++) rates.push(await measure());
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return {
+    steady: median(rates.map((r) => r.steady)),
+    overall: median(rates.map((r) => r.overall)),
+  };
+}
 
 interface WrittenRecord {
   topic: string;
@@ -352,11 +364,13 @@ async function main(): Promise<void> {
 
       // The baseline runs before and after the processor and counts as their mean, so neither
       // side gains from a warmer JIT or a quieter machine.
-      const rawBefore = await rawDecodeRate(topics, codec);
+      // A raw pass over 100,000 events takes half a second: one pass is at the mercy of a GC
+      // or the broker's own work, so each side of the processor takes the median of three.
+      const rawBefore = await medianRate(() => rawDecodeRate(topics, codec));
       const processed = await processorRate(prefix, partitions, databaseUrl.toString());
       const outputs = await processorOutputs(topics);
       const copied = await transactionalCopyRate(topics, codec, outputs);
-      const rawAfter = await rawDecodeRate(topics, codec);
+      const rawAfter = await medianRate(() => rawDecodeRate(topics, codec));
       const raw: Rate = {
         steady: (rawBefore.steady + rawAfter.steady) / 2,
         overall: (rawBefore.overall + rawAfter.overall) / 2,
