@@ -26,6 +26,7 @@ import {
   type ProcessorTopics,
 } from './processor-records';
 import type { SettingsLookup } from './settings-lookup';
+import { WindowIndexCache } from './window-index-cache';
 
 export interface DetectionPartitionOptions {
   topics: ProcessorTopics;
@@ -48,6 +49,7 @@ export class DetectionPartition implements PartitionHandler {
   /** Restored detections whose next write reseals their window (see WindowReseal). */
   private readonly reseals: Map<string, WindowReseal>;
   private readonly wakeUps = new Map<string, number>();
+  private readonly windows = new WindowIndexCache();
   private recheck: Set<string> | 'all' = new Set();
 
   constructor(
@@ -98,11 +100,14 @@ export class DetectionPartition implements PartitionHandler {
 
     const outputs: OutputRecord[] = [];
     const staged = new Map<string, DetectionState>();
+    const added = new Map<string, number>();
     for (const [detectionId, events] of byDetection) {
       const previous = this.states.get(detectionId);
-      const applied = applyEvents(previous, events, now, this.options.stateOptions);
+      const windowIds = previous && this.windows.of(detectionId, previous.recentEventIds);
+      const applied = applyEvents(previous, events, now, this.options.stateOptions, windowIds);
       // A resend of known events changes nothing and sends nothing.
       if (applied.added === 0) continue;
+      added.set(detectionId, applied.added);
       const { settings } = this.options.settings.effective(detectionId);
       const { state, decisions } = decide(applied.state, settings, now);
       if (decisions.length > 0) {
@@ -111,7 +116,7 @@ export class DetectionPartition implements PartitionHandler {
       outputs.push(...this.stateRecords(previous?.count ?? 0, state));
       staged.set(detectionId, state);
     }
-    return { outputs, rejected, commit: () => this.adopt(staged, now) };
+    return { outputs, rejected, commit: () => this.adopt(staged, now, added) };
   }
 
   close(): void {
@@ -153,8 +158,19 @@ export class DetectionPartition implements PartitionHandler {
     return detectionStateRecords(topics, partition, previousCount, state, this.windowSize, reseal);
   }
 
-  private adopt(staged: Map<string, DetectionState>, now: number): void {
+  private adopt(
+    staged: Map<string, DetectionState>,
+    now: number,
+    added: ReadonlyMap<string, number> = new Map(),
+  ): void {
     for (const [detectionId, state] of staged) {
+      const previous = this.states.get(detectionId)?.recentEventIds ?? [];
+      this.windows.advance(
+        detectionId,
+        previous,
+        state.recentEventIds,
+        added.get(detectionId) ?? 0,
+      );
       this.states.set(detectionId, state);
       this.reseals.delete(detectionId);
       this.schedule(detectionId, state, now);

@@ -21,6 +21,10 @@ export interface ApplyEventsResult {
  * an id already seen within the de-duplication window (connector retries) counts nothing.
  * `now` is not needed by the fold itself; it is accepted so every entry point takes the clock.
  *
+ * `windowIds`, when the caller keeps one, holds exactly the ids of `state.recentEventIds`: the
+ * batch's ids are then looked up in it instead of the window being scanned, which matters once
+ * a detection's window holds thousands of ids and its batches a few.
+ *
  * Throws when there is no state and no event (nothing identifies the detection) or when an event
  * belongs to another detection (a routing bug upstream).
  */
@@ -29,6 +33,7 @@ export function applyEvents(
   events: readonly DetectionEvent[],
   _now: number,
   options: Partial<DetectionStateOptions> = {},
+  windowIds?: ReadonlySet<string>,
 ): ApplyEventsResult {
   const opts = { ...DEFAULT_DETECTION_STATE_OPTIONS, ...options };
   const ordered = [...events].sort(
@@ -43,7 +48,7 @@ export function applyEvents(
     }
   }
 
-  const seen = seenIds(current.recentEventIds, ordered);
+  const seen = seenIds(current.recentEventIds, ordered, state ? windowIds : undefined);
   // New items are collected apart and joined once: concat allocates exactly what it holds, where
   // pushing onto copies would leave spare capacity in every state kept in memory.
   const newEventIds: string[] = [];
@@ -143,10 +148,18 @@ function initialState(first: DetectionEvent | undefined): DetectionState {
  * The ids of `events` already in the window. One pass over the window against the batch's ids,
  * rather than a set of the whole window: a batch is usually far smaller than the 10,000-id window.
  */
-function seenIds(window: readonly string[], events: readonly DetectionEvent[]): Set<string> {
+function seenIds(
+  window: readonly string[],
+  events: readonly DetectionEvent[],
+  windowIds: ReadonlySet<string> | undefined,
+): Set<string> {
+  const seen = new Set<string>();
+  if (windowIds) {
+    for (const event of events) if (windowIds.has(event.id)) seen.add(event.id);
+    return seen;
+  }
   const batchIds = new Set<string>();
   for (const event of events) batchIds.add(event.id);
-  const seen = new Set<string>();
   for (const id of window) if (batchIds.has(id)) seen.add(id);
   return seen;
 }
