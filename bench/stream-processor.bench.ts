@@ -10,7 +10,14 @@
  *   BENCH_EVENTS=20000 BENCH_DETECTIONS=500 npm run bench:processor
  */
 import { randomUUID } from 'node:crypto';
-import { CompressionTypes, Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import {
+  type Batch,
+  CompressionTypes,
+  Kafka,
+  logLevel,
+  type Message,
+  type Producer,
+} from 'kafkajs';
 import { Client } from 'pg';
 import type { DetectionEventRecord } from '@vigil/contracts';
 import {
@@ -81,10 +88,18 @@ interface Rate {
   overall: number;
 }
 
-/** Baseline: the same records, read committed and Avro-decoded, nothing else. */
-async function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Rate> {
+/**
+ * Reads every event of the input topic from the start, read committed, handing each batch to
+ * `handle`: the rate from the start, and from the first batch to the last event handled.
+ */
+async function rateOfReadingAll(
+  topics: TopicCatalog,
+  groupId: string,
+  run: { autoCommit?: boolean; partitionsConsumedConcurrently: number },
+  handle: (batch: Batch) => Promise<void>,
+): Promise<Rate> {
   const consumer = kafka.consumer({
-    groupId: `bench-raw-${randomUUID()}`,
+    groupId,
     readUncommitted: false,
     maxBytesPerPartition: 4 * 1024 * 1024,
     maxBytes: 16 * 1024 * 1024,
@@ -97,12 +112,10 @@ async function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Ra
   await consumer.connect();
   await consumer.subscribe({ topic: topics.detectionEvents, fromBeginning: true });
   await consumer.run({
-    partitionsConsumedConcurrently: 6,
+    ...run,
     eachBatch: async ({ batch }) => {
       firstBatchAt ||= Date.now();
-      for (const message of batch.messages) {
-        if (!codec.decodeKnown(message.value)) await codec.decode(message.value);
-      }
+      await handle(batch);
       seen += batch.messages.length;
       if (seen >= EVENTS) finish();
     },
@@ -111,6 +124,22 @@ async function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Ra
   const ended = Date.now();
   await consumer.disconnect();
   return { steady: rate(ended - firstBatchAt), overall: rate(ended - started) };
+}
+
+async function decodeAll(codec: AvroCodec, batch: Batch): Promise<void> {
+  for (const message of batch.messages) {
+    if (!codec.decodeKnown(message.value)) await codec.decode(message.value);
+  }
+}
+
+/** Baseline: the same records, read committed and Avro-decoded, nothing else. */
+function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Rate> {
+  return rateOfReadingAll(
+    topics,
+    `bench-raw-${randomUUID()}`,
+    { partitionsConsumedConcurrently: 6 },
+    (batch) => decodeAll(codec, batch),
+  );
 }
 
 const rate = (ms: number) => (EVENTS * 1000) / Math.max(1, ms);
@@ -182,12 +211,6 @@ async function transactionalCopyRate(
   outputs: WrittenRecord[],
 ): Promise<Rate> {
   const groupId = `bench-copy-${randomUUID()}`;
-  const consumer = kafka.consumer({
-    groupId,
-    readUncommitted: false,
-    maxBytesPerPartition: 4 * 1024 * 1024,
-    maxBytes: 16 * 1024 * 1024,
-  });
   const producers = new Map<number, Producer>();
   const limits = new Map(
     topics
@@ -202,69 +225,60 @@ async function transactionalCopyRate(
     byOutputTopic.set(record.topic, records);
   }
   const written = new Map<string, number>();
-  let seen = 0;
-  let firstBatchAt = 0;
-  let finish: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  const started = Date.now();
-  await consumer.connect();
-  await consumer.subscribe({ topic: topics.detectionEvents, fromBeginning: true });
-  await consumer.run({
-    autoCommit: false,
-    partitionsConsumedConcurrently: 3,
-    eachBatch: async ({ batch }) => {
-      firstBatchAt ||= Date.now();
-      for (const message of batch.messages) {
-        if (!codec.decodeKnown(message.value)) await codec.decode(message.value);
-      }
-      let producer = producers.get(batch.partition);
-      if (!producer) {
-        producer = kafka.producer({
-          transactionalId: `${groupId}.${batch.partition}`,
-          idempotent: true,
-          maxInFlightRequests: 1,
-        });
-        await producer.connect();
-        producers.set(batch.partition, producer);
-      }
-      // This batch's share of each topic's records the processor wrote for the whole input.
-      const share: WrittenRecord[] = [];
-      for (const [topic, records] of byOutputTopic) {
-        const from = written.get(topic) ?? 0;
-        const upTo = Math.round(((seen + batch.messages.length) / EVENTS) * records.length);
-        share.push(...records.slice(from, upTo));
-        written.set(topic, upTo);
-      }
-      const transaction = await producer.transaction();
-      for (const chunk of chunkBySize(share, limits)) {
-        const byTopic = new Map<string, Message[]>();
-        for (const { topic, key, value, partition } of chunk) {
-          const messages = byTopic.get(topic) ?? [];
-          messages.push({ key, value, partition });
-          byTopic.set(topic, messages);
-        }
-        await transaction.sendBatch({
-          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-          acks: -1,
-          compression: CompressionTypes.GZIP,
-        });
-      }
-      await transaction.sendOffsets({
-        consumerGroupId: groupId,
-        topics: offsetsToCommit([
-          { topic: batch.topic, partition: batch.partition, lastOffset: batch.lastOffset() },
-        ]),
+  let handled = 0;
+  const copyBatch = async (batch: Batch) => {
+    await decodeAll(codec, batch);
+    let producer = producers.get(batch.partition);
+    if (!producer) {
+      producer = kafka.producer({
+        transactionalId: `${groupId}.${batch.partition}`,
+        idempotent: true,
+        maxInFlightRequests: 1,
       });
-      await transaction.commit();
-      seen += batch.messages.length;
-      if (seen >= EVENTS) finish();
-    },
-  });
-  await done;
-  const ended = Date.now();
-  await consumer.disconnect();
-  await Promise.all([...producers.values()].map((p) => p.disconnect()));
-  return { steady: rate(ended - firstBatchAt), overall: rate(ended - started) };
+      await producer.connect();
+      producers.set(batch.partition, producer);
+    }
+    // This batch's share of each topic's records the processor wrote for the whole input.
+    handled += batch.messages.length;
+    const share: WrittenRecord[] = [];
+    for (const [topic, records] of byOutputTopic) {
+      const from = written.get(topic) ?? 0;
+      const upTo = Math.round((handled / EVENTS) * records.length);
+      share.push(...records.slice(from, upTo));
+      written.set(topic, upTo);
+    }
+    const transaction = await producer.transaction();
+    for (const chunk of chunkBySize(share, limits)) {
+      const byTopic = new Map<string, Message[]>();
+      for (const { topic, key, value, partition } of chunk) {
+        const messages = byTopic.get(topic) ?? [];
+        messages.push({ key, value, partition });
+        byTopic.set(topic, messages);
+      }
+      await transaction.sendBatch({
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+        acks: -1,
+        compression: CompressionTypes.GZIP,
+      });
+    }
+    await transaction.sendOffsets({
+      consumerGroupId: groupId,
+      topics: offsetsToCommit([
+        { topic: batch.topic, partition: batch.partition, lastOffset: batch.lastOffset() },
+      ]),
+    });
+    await transaction.commit();
+  };
+  try {
+    return await rateOfReadingAll(
+      topics,
+      groupId,
+      { autoCommit: false, partitionsConsumedConcurrently: 3 },
+      copyBatch,
+    );
+  } finally {
+    await Promise.all([...producers.values()].map((p) => p.disconnect()));
+  }
 }
 
 /** The processor, until its transactions committed every input offset. */
