@@ -3,7 +3,7 @@ import {
   detectionTitle,
   type DetectionNotice,
 } from './detection-webhook-payload';
-import { detectionUrl } from './notification-text';
+import { detectionUrl, quantity } from './notification-text';
 import { emailDocument, formatUtc, html, joinHtml, type RenderedEmail } from './rendered-email';
 
 /** One email about one detection (Immediate and Threshold modes): the webhook's facts, readable. */
@@ -14,7 +14,9 @@ export function renderDetectionEmail(notice: DetectionNotice, appUrl: string): R
   const users = notice.affectedUsers.map((user) => user.email);
   const more =
     notice.truncatedCount > 0
-      ? [`... and ${notice.truncatedCount} more new events, listed in the web application.`]
+      ? [
+          `... and ${quantity(notice.truncatedCount, 'more new event')}, listed in the web application.`,
+        ]
       : [];
 
   const text = [

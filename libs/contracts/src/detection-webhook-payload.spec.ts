@@ -1,8 +1,9 @@
-import type { WebhookDecision } from '@vigil/notification-policy';
+import type { WebhookDecision } from './notification-decision';
 import { buildDetectionWebhookPayload } from './detection-webhook-payload';
 
 const T0 = Date.UTC(2024, 4, 1, 10, 0, 0);
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 function aWebhookDecision(overrides: Partial<WebhookDecision> = {}): WebhookDecision {
   return {
@@ -38,6 +39,8 @@ function aWebhookDecision(overrides: Partial<WebhookDecision> = {}): WebhookDeci
       },
     ],
     truncatedCount: 0,
+    maxRiskScore: 7.5,
+    sources: ['okta'],
     providerIds: ['provider-1'],
     ...overrides,
   };
@@ -107,6 +110,23 @@ describe('buildDetectionWebhookPayload', () => {
     expect(payload.metadata.event_count).toBe(7000);
     expect(payload.metadata.events).toHaveLength(2);
     expect(payload.metadata.truncated_count).toBe(6998);
+  });
+
+  it('says that a channel’s first notification is the first, keeping metadata.since', () => {
+    const decision = aWebhookDecision({ previousCount: 0, eventCount: 5, since: T0 - 573 * DAY });
+    const payload = buildDetectionWebhookPayload(decision, { id: 'd', recipientName: 'n' }, 'x:');
+    expect(payload.notification.body.split('\n')[4]).toBe('First notification for this detection.');
+    expect(payload.notification.body).not.toContain('Time since last notification');
+    expect(payload.metadata).toMatchObject({ previous_count: 0, since: T0 - 573 * DAY });
+  });
+
+  it('leaves out the risk score and sources, which are not part of SPEC §6.2', () => {
+    const payload = buildDetectionWebhookPayload(
+      aWebhookDecision(),
+      { id: 'd', recipientName: 'n' },
+      'x:',
+    );
+    expect(JSON.stringify(payload)).not.toMatch(/maxRiskScore|max_risk_score|sources/);
   });
 
   it('keeps the detection name as it is in the title, markup included', () => {

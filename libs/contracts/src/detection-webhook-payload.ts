@@ -1,4 +1,4 @@
-import type { AttachedEvents, DetectionUpdate } from '@vigil/notification-policy';
+import type { AttachedEvents, DetectionUpdate } from './notification-decision';
 import { detectionUrl, formatElapsed } from './notification-text';
 
 /** The delivery a payload is rendered for: its id doubles as the `webhook-id` header. */
@@ -39,12 +39,23 @@ export interface DetectionWebhookPayload {
   };
 }
 
-export type DetectionNotice = DetectionUpdate & AttachedEvents;
+/**
+ * What the SPEC payload, its body lines and the detection email say: a detection decision's
+ * fields but the risk score and sources, which SPEC §6.2 does not carry.
+ */
+export type DetectionNotice = Omit<DetectionUpdate, 'maxRiskScore' | 'sources'> & AttachedEvents;
 
 /** `{detection}: {N} new events`, exactly (SPEC §6.2, DESIGN §4). */
 export function detectionTitle(notice: Pick<DetectionUpdate, 'detectionName' | 'eventCount'>) {
   return `${notice.detectionName}: ${notice.eventCount} new events`;
 }
+
+/**
+ * The fifth body line of a channel's first notification: there is no last notification to
+ * count from (metadata.since is then the detection's first event, as SPEC §6.2 and DESIGN §4
+ * say, and "Time since last notification: 573 days 6 hours" would read as a fact).
+ */
+export const FIRST_NOTIFICATION_LINE = 'First notification for this detection.';
 
 /** The five body lines of DESIGN §4, shared by the webhook body and the email text. */
 export function detectionBodyLines(notice: DetectionNotice): string[] {
@@ -53,7 +64,9 @@ export function detectionBodyLines(notice: DetectionNotice): string[] {
     `New events since last notification: ${notice.eventCount}`,
     `Events attached: ${notice.events.length}`,
     `Affected users: ${notice.userCount}`,
-    `Time since last notification: ${formatElapsed(notice.decidedAt - notice.since)}`,
+    notice.previousCount === 0
+      ? FIRST_NOTIFICATION_LINE
+      : `Time since last notification: ${formatElapsed(notice.decidedAt - notice.since)}`,
   ];
 }
 

@@ -1,4 +1,4 @@
-import { detectionUrl } from './notification-text';
+import { detectionUrl, quantity } from './notification-text';
 import { emailDocument, formatUtc, html, joinHtml, type RenderedEmail } from './rendered-email';
 
 /** One detection's line in a Batch digest (SPEC §6.1 item 2). */
@@ -21,7 +21,7 @@ export interface DigestContent {
 /** The digest one recipient gets for one batch window: every detection updated in it. */
 export function renderDigestEmail(digest: DigestContent, appUrl: string): RenderedEmail {
   const count = digest.lines.length;
-  const subject = `Vigil digest: ${count} ${count === 1 ? 'detection' : 'detections'} with new events`;
+  const subject = `Vigil digest: ${quantity(count, 'detection')} with new events`;
   const period = `New events between ${formatUtc(digest.windowStart)} and ${formatUtc(digest.windowEnd)}.`;
 
   const text = [

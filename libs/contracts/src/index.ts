@@ -1,4 +1,13 @@
 export { Topics, dlqTopicOf, valueSubjectOf, type TopicName } from './topics';
+export {
+  WINDOW_SEGMENT_PREFIX,
+  investigationStateKey,
+  isDetectionStateKey,
+  isInvestigationStateKey,
+  isWindowSegmentKey,
+  parseWindowSegmentKey,
+  windowSegmentKey,
+} from './state-topic-keys';
 export { detectionEventSchema, investigationSchema } from './avro-schemas';
 export {
   parseDetectionEvent,
@@ -15,14 +24,29 @@ export {
 } from './investigation';
 export { parseDetectionEventFast } from './parse-detection-event-fast';
 export { parseRecordBatch, type RawBatch } from './parse-record-batch';
-export {
-  encodeNotificationCommand,
-  encodeDetectionCommands,
-  decodeNotificationCommands,
-  type NotificationCommand,
-} from './notification-command';
+export type {
+  AffectedUser,
+  AttachedEvents,
+  DetectionUpdate,
+  DigestEntryDecision,
+  EmailDecision,
+  EventSummary,
+  NotificationChannel,
+  NotificationDecision,
+  WebhookDecision,
+} from './notification-decision';
+export type {
+  InvestigationDecision,
+  InvestigationEmailDecision,
+  InvestigationUpdate,
+  InvestigationWebhookDecision,
+} from './investigation-decision';
+export { encodeNotificationCommand, type NotificationCommand } from './notification-command';
+export { encodeDetectionCommands } from './detection-commands-record';
+export { decodeNotificationCommands } from './decode-notification-commands';
 export {
   buildDetectionWebhookPayload,
+  FIRST_NOTIFICATION_LINE,
   detectionBodyLines,
   detectionTitle,
   type DeliverySection,
@@ -41,4 +65,13 @@ export { renderDetectionEmail } from './detection-email';
 export { renderDigestEmail, type DigestContent, type DigestLine } from './digest-email';
 export { renderInvestigationEmail } from './investigation-email';
 export { formatUtc, type RenderedEmail } from './rendered-email';
-export { detectionUrl, formatElapsed, investigationUrl, outcomeLabel } from './notification-text';
+export {
+  detectionUrl,
+  formatElapsed,
+  investigationUrl,
+  outcomeLabel,
+  quantity,
+} from './notification-text';
+
+// Valid records, for the tests of every tier
+export { anEventRecord, anInvestigationRecord } from './testing/record-factories';

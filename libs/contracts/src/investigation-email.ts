@@ -1,4 +1,4 @@
-import type { InvestigationUpdate } from '@vigil/notification-policy';
+import type { InvestigationUpdate } from './investigation-decision';
 import { investigationBodyLines, investigationTitle } from './investigation-webhook-payload';
 import { investigationUrl, outcomeLabel } from './notification-text';
 import { emailDocument, html, joinHtml, type RenderedEmail } from './rendered-email';

@@ -1,4 +1,4 @@
-import type { InvestigationWebhookDecision } from '@vigil/notification-policy';
+import type { InvestigationWebhookDecision } from './investigation-decision';
 import { buildInvestigationWebhookPayload } from './investigation-webhook-payload';
 
 function anInvestigationDecision(

@@ -1,4 +1,4 @@
-import type { InvestigationUpdate } from '@vigil/notification-policy';
+import type { InvestigationUpdate } from './investigation-decision';
 import type {
   DeliverySection,
   NotificationSection,

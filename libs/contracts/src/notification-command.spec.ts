@@ -6,13 +6,11 @@ import type {
   EventSummary,
   NotificationDecision,
   WebhookDecision,
-} from '@vigil/notification-policy';
-import {
-  decodeNotificationCommands,
-  encodeDetectionCommands,
-  encodeNotificationCommand,
-  type NotificationCommand,
-} from './notification-command';
+} from './notification-decision';
+import { decodeNotificationCommands } from './decode-notification-commands';
+import { encodeDetectionCommands } from './detection-commands-record';
+import type { InvestigationWebhookDecision } from './investigation-decision';
+import { encodeNotificationCommand, type NotificationCommand } from './notification-command';
 
 const event = (n: number, email = `user${n % 3}@example.com`): EventSummary => ({
   id: `evt-${n}`,
@@ -35,6 +33,8 @@ function update(channel: 'webhook' | 'email', count: number, previous: number) {
     userCount: 3,
     affectedUsers: [user(0), user(1), user(2)],
     decidedAt: 1_700_000_100_000,
+    maxRiskScore: 7.5,
+    sources: ['okta', 'github'],
   };
 }
 
@@ -73,8 +73,11 @@ const asCommands = (decisions: NotificationDecision[], emittedAt: number): Notif
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
+const NOT_A_RECORD = 'Not a notification command record of version 1 or 2 (JSON)';
+
+/** A webhook decision of a version 2 record: its users and events are positions. */
 const decisionRefs = (affectedUsers: number[], events: number[]) => ({
-  kind: 'webhook',
+  ...webhook([]),
   notificationId: 'n',
   affectedUsers,
   events,
@@ -127,7 +130,9 @@ describe('notification command records', () => {
 
   it('keeps a digest entry, which attaches no events, as it is', () => {
     const decisions = [webhook([event(1)]), digestEntry()];
-    const [, entry] = decodeNotificationCommands(encodeDetectionCommands(decisions, 3))!;
+    const [, entry] = decodeNotificationCommands(
+      encodeDetectionCommands(decisions, 3),
+    ) as NotificationCommand[];
     expect(entry.decision).toEqual(digestEntry());
     expect('events' in entry.decision).toBe(false);
   });
@@ -166,32 +171,230 @@ describe('notification command records', () => {
     );
   });
 
+  it('reads records written before decisions carried risk scores and sources as not known', () => {
+    const { maxRiskScore: _m, sources: _s, ...older } = webhook([event(1)]);
+    const known = { ...webhook([event(1)]), maxRiskScore: null, sources: [] };
+    const one = json({ version: 1, id: 'webhook-10', emittedAt: 5, decision: older });
+    expect(decodeNotificationCommands(one)).toEqual([
+      { version: 1, id: 'webhook-10', emittedAt: 5, decision: known },
+    ]);
+    const withoutThem = (bytes: Buffer) => {
+      const record = JSON.parse(bytes.toString()) as { decisions: Record<string, unknown>[] };
+      for (const decision of record.decisions) {
+        delete decision.maxRiskScore;
+        delete decision.sources;
+      }
+      return json(record);
+    };
+    const two = withoutThem(encodeDetectionCommands([webhook([event(1)]), digestEntry()], 5));
+    expect(
+      (decodeNotificationCommands(two) as NotificationCommand[]).map((c) => c.decision),
+    ).toEqual([known, { ...digestEntry(), maxRiskScore: null, sources: [] }]);
+  });
+
+  it('carries the risk score and sources of every decision of a recalculation', () => {
+    const decisions = [
+      webhook([event(1)]),
+      { ...email([event(1)]), maxRiskScore: null, sources: [] },
+      { ...digestEntry(), maxRiskScore: 3, sources: ['aws'] },
+    ];
+    const decoded = decodeNotificationCommands(encodeDetectionCommands(decisions, 5));
+    expect((decoded as NotificationCommand[]).map((c) => c.decision)).toEqual(decisions);
+  });
+
   it('reads the well-formed record the refusals below each break in one place', () => {
     expect(decodeNotificationCommands(shared({}))).toHaveLength(1);
   });
 
+  const { notificationId: _id, ...withoutNotificationId } = decisionRefs([], []);
   it.each([
-    ['not JSON', Buffer.from('{')],
-    ['null', null],
-    ['an unknown version', json({ version: 3, emittedAt: 1, decisions: [] })],
-    ['a version 1 record without a decision', json({ version: 1, id: 'x', emittedAt: 1 })],
-    ['a version 2 record without decisions', shared({ decisions: [] })],
+    ['not JSON', Buffer.from('{'), NOT_A_RECORD],
+    ['null', null, NOT_A_RECORD],
+    ['an unknown version', json({ version: 3, emittedAt: 1, decisions: [] }), NOT_A_RECORD],
+    [
+      'a version 1 record without a decision',
+      json({ version: 1, id: 'x', emittedAt: 1 }),
+      'decision: Invalid input: expected object, received undefined',
+    ],
+    ['a version 2 record without decisions', shared({ decisions: [] }), 'decisions: Too small'],
     [
       'an event position out of range',
       shared({ events: [['evt-1', 0, 0, 1]], decisions: [decisionRefs([], [1])] }),
+      'decisions[0].events[0]: 1 is not a position in events (1)',
     ],
     [
       'a user position that is not an integer',
       shared({ users: [['a@example.com', 'A']], decisions: [decisionRefs([0.5], [])] }),
+      'decisions[0].affectedUsers[0]: 0.5 is not a position in users (1)',
     ],
-    ['an event naming a person not listed', shared({ events: [['evt-1', 1, 0, 1]] })],
-    ['an event that is not a tuple', shared({ events: [event(1)] })],
-    ['a user that is not a tuple', shared({ users: [user(1)] })],
+    [
+      'an event naming a person not listed',
+      shared({ events: [['evt-1', 1, 0, 1]] }),
+      'events[0][1]: 1 is not a position in people (1)',
+    ],
+    [
+      'an event that is not a tuple',
+      shared({ events: [event(1)] }),
+      'events[0]: Invalid input: expected [id, person position, description position, epoch millis]',
+    ],
+    [
+      'a user that is not a tuple',
+      shared({ users: [user(1)] }),
+      'users[0]: Invalid input: expected [string, string]',
+    ],
     [
       'a decision without a notification id',
-      shared({ decisions: [{ kind: 'webhook', affectedUsers: [], events: [] }] }),
+      shared({ decisions: [withoutNotificationId] }),
+      'decisions[0].notificationId: Invalid input: expected string, received undefined',
     ],
-  ])('refuses %s', (_what, bytes) => {
-    expect(decodeNotificationCommands(bytes)).toBeNull();
+  ])('refuses %s, saying where', (_what, bytes, reason) => {
+    expect(decodeNotificationCommands(bytes)).toEqual(expect.stringContaining(reason));
+  });
+});
+
+const investigationWebhook = (): InvestigationWebhookDecision => ({
+  kind: 'investigation-webhook',
+  channel: 'webhook',
+  notificationId: 'inv-webhook-1',
+  investigationId: 'inv-1',
+  status: 'completed',
+  outcome: 'confirmed_risk',
+  headline: 'Credential sharing',
+  personName: 'Ada Lovelace',
+  personEmail: 'ada@example.com',
+  detectionId: 'det-1',
+  detectionName: 'Password sharing',
+  riskScore: 8.5,
+  fingerprint: 'f1',
+  decidedAt: 1_700_000_100_000,
+  providerIds: ['p-1'],
+});
+
+/** The reason a version 1 command with this decision is refused (or its commands when it is not). */
+const refusalOf = (decision: Record<string, unknown>) =>
+  decodeNotificationCommands(json({ version: 1, id: 'c-1', emittedAt: 1, decision }));
+
+describe('notification command schema', () => {
+  it('reads every kind of decision as it was written', () => {
+    for (const decision of [
+      webhook([event(1)]),
+      email([]),
+      digestEntry(),
+      investigationWebhook(),
+    ]) {
+      const command = { version: 1 as const, id: 'c-1', emittedAt: 1, decision };
+      expect(decodeNotificationCommands(encodeNotificationCommand(command))).toEqual([command]);
+    }
+  });
+
+  it('leaves out a field it does not know, so a newer writer is not refused', () => {
+    const [command] = refusalOf({ ...webhook([]), priority: 'high' }) as NotificationCommand[];
+    expect(command.decision).toEqual(webhook([]));
+  });
+
+  it.each([
+    ['an unknown kind', { ...webhook([]), kind: 'fax' }, 'Unknown decision kind "fax"'],
+    ['no kind', { ...webhook([]), kind: undefined }, 'decision.kind: Invalid discriminator value'],
+    [
+      'recipients that are not a list',
+      { ...email([]), recipients: 'soc@example.com' },
+      'decision.recipients: Invalid input: expected array, received string',
+    ],
+    [
+      'a recipient that is not a string',
+      { ...email([]), recipients: ['soc@example.com', 7] },
+      'decision.recipients[1]: Invalid input: expected string, received number',
+    ],
+    [
+      'a provider id that is not a string',
+      { ...webhook([]), providerIds: [null] },
+      'decision.providerIds[0]: Invalid input: expected string, received null',
+    ],
+    [
+      'an empty notification id',
+      { ...webhook([]), notificationId: '' },
+      'decision.notificationId: Too small',
+    ],
+    ['an empty detection id', { ...email([]), detectionId: '' }, 'decision.detectionId: Too small'],
+    [
+      'an empty investigation id',
+      { ...investigationWebhook(), investigationId: '' },
+      'decision.investigationId: Too small',
+    ],
+    [
+      'an empty digest entry key',
+      { ...digestEntry(), entryKey: '' },
+      'decision.entryKey: Too small',
+    ],
+    [
+      'a channel that is not its kind’s',
+      { ...webhook([]), channel: 'email' },
+      'decision.channel: Invalid input: expected "webhook"',
+    ],
+    [
+      'a count that is not a number',
+      { ...webhook([]), currentCount: '10' },
+      'decision.currentCount: Invalid input: expected number, received string',
+    ],
+    [
+      'a count that is not an integer',
+      { ...digestEntry(), windowNewCount: 1.5 },
+      'decision.windowNewCount: Invalid input: expected int, received number',
+    ],
+    [
+      'a missing field',
+      { ...webhook([]), detectionName: undefined },
+      'decision.detectionName: Invalid input: expected string, received undefined',
+    ],
+    [
+      'an event time no date can hold',
+      { ...webhook([{ ...event(1), timestamp: 1e20 }]) },
+      'decision.events[0].timestamp: Too big',
+    ],
+    [
+      'an affected user without an email',
+      { ...webhook([]), affectedUsers: [{ name: 'Ada' }] },
+      'decision.affectedUsers[0].email: Invalid input: expected string, received undefined',
+    ],
+    [
+      'a risk score that is not a number',
+      { ...investigationWebhook(), riskScore: 'high' },
+      'decision.riskScore: Invalid input: expected number, received string',
+    ],
+    [
+      'a highest risk score that is not a number',
+      { ...webhook([]), maxRiskScore: 'high' },
+      'decision.maxRiskScore: Invalid input: expected number, received string',
+    ],
+    [
+      'sources that are not strings',
+      { ...digestEntry(), sources: [1] },
+      'decision.sources[0]: Invalid input: expected string, received number',
+    ],
+  ])('refuses a decision with %s, naming the field', (_what, decision, reason) => {
+    expect(refusalOf(decision)).toEqual(expect.stringContaining(reason));
+  });
+
+  it('names the first problems of a record and counts the others', () => {
+    const reason = refusalOf({ kind: 'webhook' });
+    expect(reason).toEqual(
+      expect.stringMatching(/^decision\.channel: .+; .+; .+ \(and \d+ more\)$/),
+    );
+  });
+
+  it('refuses a command whose envelope is broken, naming the field', () => {
+    const bytes = json({ version: 1, id: 'c-1', emittedAt: 'now', decision: webhook([]) });
+    expect(decodeNotificationCommands(bytes)).toBe(
+      'emittedAt: Invalid input: expected number, received string',
+    );
+  });
+
+  it('refuses a recalculation naming an unknown kind or description, saying which', () => {
+    expect(
+      decodeNotificationCommands(shared({ decisions: [{ ...decisionRefs([], []), kind: 'fax' }] })),
+    ).toBe('Unknown decision kind "fax"');
+    expect(decodeNotificationCommands(shared({ events: [['evt-1', 0, 3, 1]] }))).toBe(
+      'events[0][2]: 3 is not a position in descriptions (1)',
+    );
   });
 });

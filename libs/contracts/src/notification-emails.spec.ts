@@ -1,4 +1,5 @@
-import type { EmailDecision, InvestigationEmailDecision } from '@vigil/notification-policy';
+import type { InvestigationEmailDecision } from './investigation-decision';
+import type { EmailDecision } from './notification-decision';
 import { renderDetectionEmail } from './detection-email';
 import { renderDigestEmail } from './digest-email';
 import { renderInvestigationEmail } from './investigation-email';
@@ -38,6 +39,8 @@ function anEmailDecision(overrides: Partial<EmailDecision> = {}): EmailDecision 
       },
     ],
     truncatedCount: 0,
+    maxRiskScore: 7.5,
+    sources: ['okta'],
     recipients: ['soc@example.com'],
     ...overrides,
   };
@@ -52,7 +55,7 @@ describe('renderDetectionEmail', () => {
       'New events since last notification: 2',
       'Events attached: 2',
       'Affected users: 1',
-      'Time since last notification: 5 minutes',
+      'First notification for this detection.',
       '',
       'Affected users: ada@example.com',
       '',
@@ -83,6 +86,19 @@ describe('renderDetectionEmail', () => {
     );
     expect(email.text).toContain('... and 7 more new events, listed in the web application.');
     expect(email.html).toContain('... and 7 more new events');
+  });
+
+  it('says "1 more new event" when one was left out', () => {
+    const email = renderDetectionEmail(
+      anEmailDecision({ currentCount: 3, eventCount: 3, truncatedCount: 1 }),
+      APP,
+    );
+    expect(email.text).toContain('... and 1 more new event, listed in the web application.');
+  });
+
+  it('counts the time since the channel’s last notification after its first', () => {
+    const email = renderDetectionEmail(anEmailDecision({ previousCount: 1, eventCount: 1 }), APP);
+    expect(email.text.split('\n')[4]).toBe('Time since last notification: 5 minutes');
   });
 });
 

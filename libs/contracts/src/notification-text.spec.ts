@@ -1,4 +1,10 @@
-import { detectionUrl, formatElapsed, investigationUrl, outcomeLabel } from './notification-text';
+import {
+  detectionUrl,
+  formatElapsed,
+  investigationUrl,
+  outcomeLabel,
+  quantity,
+} from './notification-text';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -38,4 +44,18 @@ it('labels the observed outcomes and shows others as they are', () => {
   expect(outcomeLabel('confirmed_risk')).toBe('Confirmed risk');
   expect(outcomeLabel('no_risk')).toBe('No risk');
   expect(outcomeLabel('inconclusive')).toBe('inconclusive');
+});
+
+describe('quantity', () => {
+  it.each([
+    [0, 'minute', undefined, '0 minutes'],
+    [1, 'minute', undefined, '1 minute'],
+    [2, 'minute', undefined, '2 minutes'],
+    [1440, 'minute', undefined, '1,440 minutes'],
+    [1, 'person', 'people', '1 person'],
+    [3, 'person', 'people', '3 people'],
+    [1, 'more new event', undefined, '1 more new event'],
+  ])('reads %d %s as "%s"', (count, singular, plural, expected) => {
+    expect(quantity(count, singular, plural)).toBe(expected);
+  });
 });

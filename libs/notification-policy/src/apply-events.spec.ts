@@ -1,4 +1,5 @@
 import { applyEvents } from './apply-events';
+import { MAX_SOURCES_KEPT } from './detection-state';
 import {
   addEvents,
   deepFreeze,
@@ -120,6 +121,37 @@ describe('applyEvents', () => {
       ['evt-5', 5],
     ]);
     expect(state.count).toBe(5);
+  });
+
+  it('keeps, for each channel, the highest risk score and the sources of the events it has not reported', () => {
+    const state = applyEvents(
+      undefined,
+      [event(4), event(5), event(2, { riskScore: 7 })],
+      T0,
+    ).state;
+    for (const channel of [state.channels.webhook, state.channels.email]) {
+      expect(channel).toMatchObject({ newMaxRiskScore: 7, newSources: ['okta', 'github'] });
+    }
+    const again = applyEvents(state, [event(6, { riskScore: 9, source: 'aws' })], T0).state;
+    expect(again.channels.webhook).toMatchObject({
+      newMaxRiskScore: 9,
+      newSources: ['okta', 'github', 'aws'],
+    });
+  });
+
+  it('leaves the channels as they are when only known events arrive', () => {
+    const state = stateWith(3);
+    const resent = applyEvents(state, [event(1, { riskScore: 99, source: 'aws' })], T0).state;
+    expect(resent.channels).toBe(state.channels);
+  });
+
+  it('keeps at most MAX_SOURCES_KEPT sources per channel', () => {
+    const batch = Array.from({ length: MAX_SOURCES_KEPT + 5 }, (_, i) =>
+      event(i + 1, { source: `source-${i}` }),
+    );
+    const { channels } = applyEvents(undefined, batch, T0).state;
+    expect(channels.webhook.newSources).toHaveLength(MAX_SOURCES_KEPT);
+    expect(channels.webhook.newSources[0]).toBe('source-0');
   });
 
   it('follows a detection rename', () => {

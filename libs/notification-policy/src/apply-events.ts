@@ -1,8 +1,10 @@
+import type { AffectedUser } from '@vigil/contracts';
 import {
   DEFAULT_DETECTION_STATE_OPTIONS,
+  MAX_SOURCES_KEPT,
   emptyChannelState,
-  type AffectedUser,
   type BufferedEvent,
+  type ChannelState,
   type DetectionEvent,
   type DetectionState,
   type DetectionStateOptions,
@@ -60,6 +62,8 @@ export function applyEvents(
   const overflow = new Set(current.overflowUserHashes);
   let { count, firstEventAt, lastEventAt, userCount, detectionName } = current;
   let added = 0;
+  let batchMaxRiskScore: number | null = null;
+  const batchSources: string[] = [];
 
   for (const event of ordered) {
     if (seen.has(event.id)) continue;
@@ -70,6 +74,10 @@ export function applyEvents(
     firstEventAt = count === 1 ? event.timestamp : Math.min(firstEventAt, event.timestamp);
     lastEventAt = count === 1 ? event.timestamp : Math.max(lastEventAt, event.timestamp);
     if (event.detectionName) detectionName = event.detectionName;
+    if (batchMaxRiskScore === null || event.riskScore > batchMaxRiskScore) {
+      batchMaxRiskScore = event.riskScore;
+    }
+    if (!batchSources.includes(event.source)) batchSources.push(event.source);
 
     const email = event.personEmail.trim().toLowerCase();
     let user = knownUsers.get(email);
@@ -121,9 +129,58 @@ export function applyEvents(
         joined(current.pendingEvents, newPendingEvents),
         opts.eventBufferLimit,
       ),
+      channels:
+        added === 0
+          ? current.channels
+          : withNewEvents(current.channels, batchMaxRiskScore, batchSources),
     },
     added,
   };
+}
+
+/**
+ * Each channel's facts about its new events once a batch's new events are counted. Channels
+ * with the same facts (both notified together, the usual case) share the result: the lists are
+ * never changed in place.
+ */
+function withNewEvents(
+  channels: DetectionState['channels'],
+  maxRiskScore: number | null,
+  sources: readonly string[],
+): DetectionState['channels'] {
+  const { webhook, email } = channels;
+  const nextWebhook = channelWithNewEvents(webhook, maxRiskScore, sources);
+  const sameFacts =
+    email.newMaxRiskScore === webhook.newMaxRiskScore &&
+    email.newSources.length === webhook.newSources.length &&
+    email.newSources.every((source, i) => source === webhook.newSources[i]);
+  const nextEmail = sameFacts
+    ? {
+        ...email,
+        newMaxRiskScore: nextWebhook.newMaxRiskScore,
+        newSources: nextWebhook.newSources,
+      }
+    : channelWithNewEvents(email, maxRiskScore, sources);
+  return { webhook: nextWebhook, email: nextEmail };
+}
+
+function channelWithNewEvents(
+  channel: ChannelState,
+  maxRiskScore: number | null,
+  sources: readonly string[],
+): ChannelState {
+  const known = channel.newMaxRiskScore;
+  const newMaxRiskScore =
+    known === null || (maxRiskScore !== null && maxRiskScore > known) ? maxRiskScore : known;
+  const unseen = sources.filter((source) => !channel.newSources.includes(source));
+  const room = MAX_SOURCES_KEPT - channel.newSources.length;
+  const newSources =
+    unseen.length === 0 || room <= 0
+      ? channel.newSources
+      : channel.newSources.concat(unseen.slice(0, room));
+  return newMaxRiskScore === known && newSources === channel.newSources
+    ? channel
+    : { ...channel, newMaxRiskScore, newSources };
 }
 
 function initialState(first: DetectionEvent | undefined): DetectionState {

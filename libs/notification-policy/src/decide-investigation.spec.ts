@@ -1,5 +1,5 @@
 import { decideInvestigation } from './decide-investigation';
-import type { InvestigationSnapshot } from './investigation-decision';
+import type { InvestigationSnapshot } from './investigation-snapshot';
 import { investigationFingerprint } from './investigation-fingerprint';
 import { investigationNotificationId } from './notification-ids';
 import { HOUR, settings, T0 } from './testing/factories';

@@ -1,4 +1,5 @@
-import type { InvestigationDecision, InvestigationSnapshot } from './investigation-decision';
+import type { InvestigationDecision } from '@vigil/contracts';
+import type { InvestigationSnapshot } from './investigation-snapshot';
 import { investigationFingerprint } from './investigation-fingerprint';
 import { isSilenced } from './is-silenced';
 import { investigationNotificationId } from './notification-ids';

@@ -1,10 +1,10 @@
+import type { NotificationChannel, NotificationDecision } from '@vigil/contracts';
 import fc from 'fast-check';
 import { applyEvents } from './apply-events';
 import { decide } from './decide';
 import type { DetectionEvent, DetectionState } from './detection-state';
 import { isSilenced } from './is-silenced';
 import { nextWakeUp } from './next-wake-up';
-import type { NotificationChannel, NotificationDecision } from './notification-decision';
 import type { NotificationSettings } from './notification-settings';
 import { SNOOZE_DURATIONS, type SnoozeDuration } from './snooze-durations';
 import { DETECTION_ID, HOUR, MINUTE, settings as baseSettings, T0 } from './testing/factories';
@@ -138,6 +138,8 @@ class Simulation {
       personEmail: `p${id % 7}@example.com`,
       description: `event ${id}`,
       timestamp: this.now - ageMs,
+      riskScore: id % 11,
+      source: `source-${id % 4}`,
     }));
     const known = new Set(this.arrival);
     const ordered = [...events].sort(

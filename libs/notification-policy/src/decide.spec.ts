@@ -1,12 +1,12 @@
-import { applyEvents } from './apply-events';
-import { decide } from './decide';
-import type { DetectionState } from './detection-state';
 import type {
   DigestEntryDecision,
   EmailDecision,
   NotificationDecision,
   WebhookDecision,
-} from './notification-decision';
+} from '@vigil/contracts';
+import { applyEvents } from './apply-events';
+import { decide } from './decide';
+import type { DetectionState } from './detection-state';
 import { detectionNotificationId, digestEntryKey } from './notification-ids';
 import type { NotificationSettings } from './notification-settings';
 import {
@@ -73,11 +73,19 @@ describe('decide — Immediate', () => {
         { email: 'person0@example.com', name: 'Person 0' },
       ],
       events: [1, 2, 3].map((n) => {
-        const { detectionId: _d, detectionName: _n, ...summary } = event(n);
+        const {
+          detectionId: _d,
+          detectionName: _n,
+          riskScore: _r,
+          source: _s,
+          ...summary
+        } = event(n);
         return summary;
       }),
       truncatedCount: 0,
       decidedAt: T0 + MINUTE,
+      maxRiskScore: 0.3,
+      sources: ['okta'],
       providerIds: ['tines', 'custom-hook'],
     });
   });
@@ -88,11 +96,15 @@ describe('decide — Immediate', () => {
       lastNotifiedCount: 3,
       lastNotifiedAt: T0 + MINUTE,
       digest: null,
+      newMaxRiskScore: null,
+      newSources: [],
     });
     expect(state.channels.email).toEqual({
       lastNotifiedCount: 3,
       lastNotifiedAt: T0 + MINUTE,
       digest: null,
+      newMaxRiskScore: null,
+      newSources: [],
     });
   });
 
@@ -453,4 +465,53 @@ describe('decide — idempotence', () => {
       expect(decide(first.state, config, T0)).toEqual({ state: first.state, decisions: [] });
     },
   );
+});
+
+describe('decide — risk scores and sources of the new events', () => {
+  const capped = settings({ maxEventsPerNotification: 2 });
+
+  it('reports the highest risk score and the sources of all new events, not only those attached', () => {
+    // Scores are n / 10: evt-5 (github) has the highest, and evt-5 is attached; the cap drops
+    // evt-1..evt-3, whose source (okta) is still reported.
+    const webhook = webhookOf(decide(stateWith(5), capped, T0).decisions);
+    expect(webhook?.events.map((e) => e.id)).toEqual(['evt-4', 'evt-5']);
+    expect(webhook).toMatchObject({ maxRiskScore: 0.5, sources: ['okta', 'github'] });
+  });
+
+  it('counts a dropped event’s score when it is the highest', () => {
+    const state = applyEvents(
+      undefined,
+      [event(1, { riskScore: 9.8 }), event(2), event(3)],
+      T0,
+    ).state;
+    expect(webhookOf(decide(state, capped, T0).decisions)?.maxRiskScore).toBe(9.8);
+  });
+
+  it('reports only what is new to each channel since its own last notification', () => {
+    const first = decide(stateWith(4), settings({ emailEnabled: false }), T0).state;
+    const { decisions } = decide(addEvents(first, 5, 6, T0), settings(), T0 + MINUTE);
+    expect(webhookOf(decisions)).toMatchObject({ maxRiskScore: 0.6, sources: ['github', 'okta'] });
+    // Email was off for the first four: its first notification covers all six.
+    expect(emailOf(decisions)).toMatchObject({ maxRiskScore: 0.6, sources: ['okta', 'github'] });
+  });
+
+  it('carries them in digest entries too, and starts afresh after a notification', () => {
+    const batch = settings({ frequency: 'batch' });
+    const first = decide(stateWith(2), batch, T0);
+    expect(digestOf(first.decisions)).toMatchObject({ maxRiskScore: 0.2, sources: ['okta'] });
+    expect(first.state.channels.email).toMatchObject({ newMaxRiskScore: null, newSources: [] });
+    const next = decide(addEvents(first.state, 3, 3, T0), batch, T0 + MINUTE);
+    expect(digestOf(next.decisions)).toMatchObject({ maxRiskScore: 0.3, sources: ['okta'] });
+  });
+
+  it('keeps them through a silence, for the first notification after it', () => {
+    const snoozed = settings({ silence: { kind: 'snoozed', until: T0 + HOUR } });
+    const during = decide(stateWith(5), snoozed, T0);
+    expect(during.decisions).toEqual([]);
+    const after = decide(during.state, snoozed, T0 + HOUR);
+    expect(webhookOf(after.decisions)).toMatchObject({
+      maxRiskScore: 0.5,
+      sources: ['okta', 'github'],
+    });
+  });
 });

@@ -1,25 +1,13 @@
+import type { AffectedUser, EventSummary } from '@vigil/contracts';
 import { MAX_MAX_EVENTS_PER_NOTIFICATION } from './notification-settings';
-
-/** What a notification says about one event (SPEC §6.2 metadata.events[] plus the email). */
-export interface EventSummary {
-  id: string;
-  personName: string;
-  personEmail: string;
-  description: string;
-  /** When the event happened, epoch ms. */
-  timestamp: number;
-}
 
 /** One event of a detection as the stream processor hands it over. */
 export interface DetectionEvent extends EventSummary {
   detectionId: string;
   detectionName: string;
-}
-
-export interface AffectedUser {
-  /** Trimmed and lowercased: the identity used to count distinct users. */
-  email: string;
-  name: string;
+  riskScore: number;
+  /** The connected system the event came from (e.g. `okta`). */
+  source: string;
 }
 
 /** An event not yet reported on every channel; `seq` is its rank among distinct events (1-based). */
@@ -43,7 +31,21 @@ export interface ChannelState {
   lastNotifiedAt: number | null;
   /** Email in Batch mode only; always null for the webhook channel. */
   digest: DigestWindowState | null;
+  /**
+   * The highest risk score among the events counted since the channel's last notification,
+   * kept as they arrive because the buffer holds only the newest of them; null when there are
+   * none, or when they were counted by a processor that did not keep scores.
+   */
+  newMaxRiskScore: number | null;
+  /** The distinct sources of those events in first-seen order, at most MAX_SOURCES_KEPT. */
+  newSources: string[];
 }
+
+/**
+ * Sources are the connected systems events come from (a handful per workspace): the bound only
+ * keeps a state small if a connector sends nonsense in the field.
+ */
+export const MAX_SOURCES_KEPT = 100;
 
 /**
  * Everything the processor keeps per detection (JSON-serializable: it is the value of the
@@ -74,6 +76,13 @@ export interface DetectionState {
   channels: { webhook: ChannelState; email: ChannelState };
 }
 
+/**
+ * What the decisions read of a detection's state: all of it but the de-duplication window and
+ * the hashes of users beyond the list, which only the processor's folding of events needs. The
+ * detections read model keeps this much (see the dry run).
+ */
+export type DetectionSnapshot = Omit<DetectionState, 'recentEventIds' | 'overflowUserHashes'>;
+
 export interface DetectionStateOptions {
   /** How many recent distinct event ids are remembered for de-duplication. */
   dedupWindowSize: number;
@@ -94,5 +103,11 @@ export const DEFAULT_DETECTION_STATE_OPTIONS: Readonly<DetectionStateOptions> = 
 });
 
 export function emptyChannelState(): ChannelState {
-  return { lastNotifiedCount: 0, lastNotifiedAt: null, digest: null };
+  return {
+    lastNotifiedCount: 0,
+    lastNotifiedAt: null,
+    digest: null,
+    newMaxRiskScore: null,
+    newSources: [],
+  };
 }

@@ -41,40 +41,49 @@ export { disableGlobal, snoozeGlobal, unsilenceGlobal } from './silence-global';
 // Per-detection state and decisions
 export {
   DEFAULT_DETECTION_STATE_OPTIONS,
+  MAX_SOURCES_KEPT,
   emptyChannelState,
-  type AffectedUser,
   type BufferedEvent,
   type ChannelState,
   type DetectionEvent,
+  type DetectionSnapshot,
   type DetectionState,
   type DetectionStateOptions,
   type DigestWindowState,
-  type EventSummary,
 } from './detection-state';
+export {
+  restoreDetectionState,
+  type StoredChannelState,
+  type StoredDetectionState,
+} from './restore-detection-state';
 export { applyEvents, type ApplyEventsResult } from './apply-events';
 export { decide, type DecideResult } from './decide';
+export {
+  judgeChannels,
+  type ChannelSkip,
+  type ChannelVerdict,
+  type ChannelVerdicts,
+} from './judge-channels';
+export {
+  describeDryRunReason,
+  describeDryRunWhen,
+  dryRunDetection,
+  type DetectionDryRun,
+  type DigestDryRun,
+  type DryRunProvider,
+  type DryRunReason,
+  type DryRunTarget,
+  type DryRunWhen,
+  type EmailDryRun,
+  type WebhookDryRun,
+} from './dry-run-detection';
 export { nextWakeUp } from './next-wake-up';
 export { digestWindow } from './digest-window';
-export type {
-  AttachedEvents,
-  DetectionUpdate,
-  DigestEntryDecision,
-  EmailDecision,
-  NotificationChannel,
-  NotificationDecision,
-  WebhookDecision,
-} from './notification-decision';
 
 // Investigations
 export { decideInvestigation, type InvestigationDecisionResult } from './decide-investigation';
 export { investigationFingerprint } from './investigation-fingerprint';
-export type {
-  InvestigationDecision,
-  InvestigationEmailDecision,
-  InvestigationSnapshot,
-  InvestigationUpdate,
-  InvestigationWebhookDecision,
-} from './investigation-decision';
+export type { InvestigationSnapshot } from './investigation-snapshot';
 
 // Deterministic ids
 export {

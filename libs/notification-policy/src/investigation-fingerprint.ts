@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical-json';
-import type { InvestigationSnapshot } from './investigation-decision';
+import type { InvestigationSnapshot } from './investigation-snapshot';
 import { sha1Hex } from './sha1';
 
 /**

@@ -1,5 +1,5 @@
 import { idFromParts } from './name-based-uuid';
-import type { NotificationChannel } from './notification-decision';
+import type { NotificationChannel } from '@vigil/contracts';
 
 /** Id of a detection notification: a channel notifies each count at most once. */
 export function detectionNotificationId(

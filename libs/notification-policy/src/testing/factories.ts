@@ -25,7 +25,10 @@ export function settings(overrides: Partial<NotificationSettings> = {}): Notific
   };
 }
 
-/** Event number n: id `evt-n`, happened n seconds after T0, one of three people. */
+/**
+ * Event number n: id `evt-n`, happened n seconds after T0, one of three people, risk score n / 10
+ * (so the newest event has the highest score), from okta or, every fifth, github.
+ */
 export function event(n: number, overrides: Partial<DetectionEvent> = {}): DetectionEvent {
   const person = n % 3;
   return {
@@ -36,6 +39,8 @@ export function event(n: number, overrides: Partial<DetectionEvent> = {}): Detec
     personEmail: `person${person}@example.com`,
     description: `Sign-in from a new country (${n})`,
     timestamp: T0 + n * 1000,
+    riskScore: n / 10,
+    source: n % 5 === 0 ? 'github' : 'okta',
     ...overrides,
   };
 }

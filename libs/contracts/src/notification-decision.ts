@@ -1,4 +1,19 @@
-import type { AffectedUser, EventSummary } from './detection-state';
+/** What a notification says about one event (SPEC §6.2 metadata.events[] plus the email). */
+export interface EventSummary {
+  id: string;
+  personName: string;
+  personEmail: string;
+  description: string;
+  /** When the event happened, epoch ms. */
+  timestamp: number;
+}
+
+/** A person a detection's events name. */
+export interface AffectedUser {
+  /** Trimmed and lowercased: the identity used to count distinct users. */
+  email: string;
+  name: string;
+}
 
 export type NotificationChannel = 'webhook' | 'email';
 
@@ -21,6 +36,14 @@ export interface DetectionUpdate {
   affectedUsers: AffectedUser[];
   /** `now` of the decision. */
   decidedAt: number;
+  /**
+   * The highest risk score among the new events (previousCount + 1 .. currentCount, all of
+   * them, not only those attached); null when none is known (events counted before the
+   * processor kept scores). Not part of the SPEC payload: chat and paging targets use it.
+   */
+  maxRiskScore: number | null;
+  /** The distinct sources of the new events, in first-seen order (not part of the SPEC payload). */
+  sources: string[];
 }
 
 /** The newest new events (by arrival), in chronological order, and how many were left out. */
