@@ -34,4 +34,18 @@ describe('claimDataFolder', () => {
     release();
     expect(existsSync(`${folder}.lock`)).toBe(false);
   });
+
+  it('removes its locks when the process exits without releasing them', () => {
+    const folder = join(root(), 'postgres');
+    // A process whose stop deadline passed exits with its claims still held.
+    const script = `require(${JSON.stringify(join(__dirname, 'claim-data-folder'))})
+      .claimDataFolder(${JSON.stringify(folder)}); process.exit(1);`;
+    const exited = spawnSync(process.execPath, ['-r', 'ts-node/register', '-e', script], {
+      env: { ...process.env, TS_NODE_SWC: 'true', TS_NODE_TRANSPILE_ONLY: 'true' },
+      encoding: 'utf8',
+    });
+    expect(exited.stderr).toBe('');
+    expect(exited.status).toBe(1);
+    expect(existsSync(`${folder}.lock`)).toBe(false);
+  });
 });

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolderPrivate } from './make-folder-private';
 
 /** Another process holds a data folder of the embedded mode. */
 export class DataFolderInUseError extends Error {
@@ -17,6 +18,22 @@ export class DataFolderInUseError extends Error {
 }
 
 const claims = new Map<string, { lockFile: string; holders: number }>();
+let releasesOnExit = false;
+
+/**
+ * A process that exits without stopping cleanly (its stop deadline passed) still removes its
+ * locks, so the next start and the CLI find the folder free at once.
+ */
+function releaseAllOnExit(): void {
+  for (const { lockFile } of claims.values()) {
+    try {
+      unlinkSync(lockFile);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  }
+  claims.clear();
+}
 
 function isRunning(pid: number): boolean {
   try {
@@ -32,6 +49,8 @@ function isRunning(pid: number): boolean {
  * pid, so a second process (the CLI while the service runs, a second `npm start`) fails with a
  * clear message instead of corrupting files written by the first. Claims nest within one
  * process; the returned function releases one. A lock left by a process that died is taken over.
+ * The folder is made owner-only (makeFolderPrivate) when claimed and again when released, so the
+ * files its adapter wrote in between are too.
  */
 export function claimDataFolder(folder: string): () => void {
   const held = claims.get(folder);
@@ -40,6 +59,7 @@ export function claimDataFolder(folder: string): () => void {
     return releaseOnce(folder);
   }
   const lockFile = `${folder}.lock`;
+  makeFolderPrivate(folder);
   mkdirSync(dirname(lockFile), { recursive: true });
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -56,6 +76,10 @@ export function claimDataFolder(folder: string): () => void {
       unlinkSync(lockFile);
     }
   }
+  if (!releasesOnExit) {
+    releasesOnExit = true;
+    process.on('exit', releaseAllOnExit);
+  }
   claims.set(folder, { lockFile, holders: 1 });
   return releaseOnce(folder);
 }
@@ -70,6 +94,7 @@ function releaseOnce(folder: string): () => void {
     held.holders -= 1;
     if (held.holders > 0) return;
     claims.delete(folder);
+    makeFolderPrivate(folder, { create: false });
     try {
       unlinkSync(held.lockFile);
     } catch {

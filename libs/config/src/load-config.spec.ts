@@ -1,5 +1,5 @@
 import { ConfigError } from './config-error';
-import { loadConfig } from './load-config';
+import { DEFAULT_OPS_PORTS, loadConfig } from './load-config';
 
 describe('loadConfig', () => {
   it('returns typed values with defaults applied', () => {
@@ -55,7 +55,71 @@ describe('loadConfig', () => {
     ).toBe(16);
   });
 
+  it('binds the ops listener to loopback with metrics on, each app on its own default port', () => {
+    const { ops } = loadConfig(['ops'], {});
+    expect(ops).toMatchObject({ OPS_HOST: '127.0.0.1', VIGIL_METRICS: 'on' });
+    expect(ops.OPS_PORT).toBeUndefined();
+    expect(new Set(Object.values(DEFAULT_OPS_PORTS)).size).toBe(6);
+    expect(loadConfig(['ops'], { OPS_PORT: '0' }).ops.OPS_PORT).toBe(0);
+    expect(() => loadConfig(['ops'], { VIGIL_METRICS: 'maybe' })).toThrow(/VIGIL_METRICS/);
+  });
+
   it('does not read sections an app did not ask for', () => {
     expect(loadConfig(['api'], {}).api.API_PORT).toBe(3000);
+  });
+
+  it('reads the secrets key, the rotation overlap and the audit retention', () => {
+    const key = Buffer.alloc(32, 7);
+    const config = loadConfig(['secrets', 'audit'], {
+      VIGIL_SECRETS_KEY: key.toString('base64'),
+      WEBHOOK_SECRET_OVERLAP: '90m',
+    });
+    expect(config.secrets.VIGIL_SECRETS_KEY).toBe(key.toString('base64'));
+    expect(config.secrets.WEBHOOK_SECRET_OVERLAP).toBe(90 * 60_000);
+    expect(config.audit.AUDIT_RETENTION_DAYS).toBe(365);
+    expect(loadConfig(['secrets'], {}).secrets.WEBHOOK_SECRET_OVERLAP).toBe(24 * 3_600_000);
+    expect(
+      loadConfig(['secrets'], { VIGIL_SECRETS_KEY: key.toString('hex') }).secrets.VIGIL_SECRETS_KEY,
+    ).toBe(key.toString('hex'));
+  });
+
+  it('refuses a secrets key of the wrong length without echoing it, and two sources', () => {
+    const short = Buffer.alloc(16, 1).toString('base64');
+    try {
+      loadConfig(['secrets'], { VIGIL_SECRETS_KEY: short });
+      throw new Error('expected a refusal');
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'VIGIL_SECRETS_KEY (value hidden) is invalid: must be 32 bytes in base64 (44 characters) or hex (64 characters)',
+      ]);
+      expect((error as Error).message).not.toContain(short);
+    }
+    expect(() =>
+      loadConfig(['secrets'], {
+        VIGIL_SECRETS_KEY: Buffer.alloc(32).toString('hex'),
+        VIGIL_SECRETS_KEY_FILE: '/etc/vigil/key',
+      }),
+    ).toThrow(/Set one of VIGIL_SECRETS_KEY and VIGIL_SECRETS_KEY_FILE, not both/);
+    expect(() => loadConfig(['secrets'], { WEBHOOK_SECRET_OVERLAP: '1 day' })).toThrow(
+      /WEBHOOK_SECRET_OVERLAP="1 day" is invalid: a duration such as 24h/,
+    );
+  });
+
+  it('leaves account emails off until SMTP_HOST names a server, then reads the notifier’s SMTP settings', () => {
+    expect(loadConfig(['accountMail'], {}).accountMail.SMTP_HOST).toBeUndefined();
+    const config = loadConfig(['accountMail'], {
+      SMTP_HOST: 'smtp.example.com',
+      SMTP_PORT: '587',
+      SMTP_USER: 'vigil',
+      SMTP_PASSWORD: 'hunter2-but-longer',
+    });
+    expect(config.accountMail).toEqual({
+      SMTP_HOST: 'smtp.example.com',
+      SMTP_PORT: 587,
+      SMTP_SECURE: false,
+      SMTP_USER: 'vigil',
+      SMTP_PASSWORD: 'hunter2-but-longer',
+      SMTP_FROM: 'Vigil <notifications@vigil.local>',
+    });
   });
 });

@@ -12,6 +12,29 @@ export type ApiErrorCode =
   | 'backend_unavailable'
   | 'internal_error';
 
+/** The HTTP status each code answers with (DESIGN.md §6). */
+const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
+  invalid_query: 400,
+  invalid_request: 400,
+  missing_token: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  backend_unavailable: 503,
+  internal_error: 500,
+};
+
+/** How long a client waits before it asks a backend that could not answer again. */
+const BACKEND_RETRY_AFTER_SECONDS = 5;
+
+export function isApiErrorCode(code: unknown): code is ApiErrorCode {
+  return typeof code === 'string' && Object.hasOwn(STATUS_OF_CODE, code);
+}
+
 /**
  * An error the edge maps straight to the stable response shape of DESIGN.md §6:
  * `{"error": {"code", "message", "details"}}`.
@@ -28,6 +51,17 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  /** The response to a refusal carrying one of the codes: the status the code stands for. */
+  static ofCode(
+    code: ApiErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+  ): ApiError {
+    const headers: Record<string, string> =
+      code === 'backend_unavailable' ? { 'Retry-After': String(BACKEND_RETRY_AFTER_SECONDS) } : {};
+    return new ApiError(STATUS_OF_CODE[code], code, message, details, headers);
+  }
+
   static badRequest(message: string, details: Record<string, unknown> = {}): ApiError {
     return new ApiError(400, 'invalid_request', message, details);
   }
@@ -37,19 +71,12 @@ export class ApiError extends Error {
       id,
     });
   }
-
-  static backendUnavailable(backend: string, retryAfterSeconds = 5): ApiError {
-    return new ApiError(
-      503,
-      'backend_unavailable',
-      `${backend} is unavailable; retry later`,
-      { backend },
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
 }
 
-/** Anything carrying a code and an HTTP status (auth and domain errors) maps to an ApiError. */
+/**
+ * An error that already knows its HTTP answer (status, headers): those of the edge libs, such as
+ * the API's authentication. Use cases below the edge carry a code only (see apiErrorOf).
+ */
 export interface HttpMappableError {
   code: string;
   httpStatus: number;

@@ -8,7 +8,8 @@ export class SafeHtml {
   }
 }
 
-type Interpolation = SafeHtml | string | number | boolean | null | undefined | Interpolation[];
+type Interpolation =
+  SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
 
 function render(value: Interpolation): string {
   if (value === null || value === undefined || value === false) return '';

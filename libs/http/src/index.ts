@@ -1,6 +1,15 @@
-export { ApiError, isHttpMappable, type ApiErrorCode, type HttpMappableError } from './api-error';
+export {
+  ApiError,
+  isApiErrorCode,
+  isHttpMappable,
+  type ApiErrorCode,
+  type HttpMappableError,
+} from './api-error';
+export { apiErrorOf } from './api-error-of';
 export { ApiExceptionFilter } from './api-exception-filter';
 export { requestIdMiddleware, REQUEST_ID_HEADER } from './request-id';
 export { resourceId } from './resource-id';
 export { requireContentType } from './require-content-type';
+export { BODY_PARSERS, ReadBodyInterceptor, type BodyParser } from './read-body.interceptor';
 export { SafeHtml, flag, html } from './html';
+export { observeHttpRequests } from './observe-http-requests';

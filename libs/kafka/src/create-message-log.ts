@@ -1,8 +1,8 @@
 import type { Logger } from '@vigil/config';
-import { createKafkaClient } from './create-kafka-client';
-import { KafkaMessageLog } from './kafka-message-log';
-import type { MessageLog } from './message-log';
-import { openInProcessLog, type InProcessLogOptions } from './open-in-process-log';
+import { createKafkaClient } from './kafka/create-kafka-client';
+import { KafkaMessageLog } from './kafka/kafka-message-log';
+import type { MessageLog } from './port/message-log';
+import { openInProcessLog, type InProcessLogOptions } from './in-process/open-in-process-log';
 
 export interface MessageLogSettings {
   /** Kafka bootstrap servers; when empty or absent, the in-process log of `dataDir`. */

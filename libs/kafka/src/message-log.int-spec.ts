@@ -2,17 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@vigil/config';
-import { dlqTopicOf, type DetectionEventRecord } from '@vigil/contracts';
-import { anEventRecord } from '../../../test/support/event-records';
-import { DecodeError } from './avro-codec';
-import { createKafkaClient } from './create-kafka-client';
-import type { DecodedRecord } from './decoded-batch-consumer';
-import { KafkaMessageLog } from './kafka-message-log';
-import type { BatchConsumer, MessageLog, PartitionProcessor } from './message-log';
-import { openInProcessLog } from './open-in-process-log';
+import { anEventRecord, dlqTopicOf, type DetectionEventRecord } from '@vigil/contracts';
+import { createKafkaClient } from './kafka/create-kafka-client';
+import { KafkaMessageLog } from './kafka/kafka-message-log';
+import { openInProcessLog } from './in-process/open-in-process-log';
+import type { BatchConsumer } from './port/batch-consumer';
+import type { ProcessorObserver } from './port/consumer-observer';
+import type { DeadLetterReason } from './port/dead-letter';
+import { DecodeError } from './port/decode-error';
+import type { DecodedRecord } from './port/decoded-record';
+import type { MessageLog } from './port/message-log';
+import type { PartitionHandler } from './port/partition-handler';
+import type { PartitionProcessor } from './port/partition-processor';
+import { TopicCatalog } from './port/topic-catalog';
 import { registerContracts } from './register-contracts';
-import { TopicCatalog } from './topic-catalog';
-import type { PartitionHandler } from './transactional-processor';
 
 const logger = createLogger('message-log-contract', 'silent');
 const dataDir = mkdtempSync(join(tmpdir(), 'vigil-message-log-'));
@@ -37,6 +40,34 @@ const adapters: [string, () => MessageLog][] = [
 ];
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** An observer that writes down what it is told. */
+function recordingObserver() {
+  const seen = {
+    polls: 0,
+    openSteps: 0,
+    steps: 0,
+    consumed: 0,
+    deadLetters: [] as { reason: DeadLetterReason; records: number }[],
+    committed: 0,
+  };
+  const observer: ProcessorObserver = {
+    polled: () => void (seen.polls += 1),
+    batchStarted: () => {
+      seen.openSteps += 1;
+      return () => {
+        seen.openSteps -= 1;
+        seen.steps += 1;
+      };
+    },
+    consumed: (_topic, _partition, records) => void (seen.consumed += records),
+    deadLettered: (_topic, _partition, reason, records) =>
+      void seen.deadLetters.push({ reason, records }),
+    batchCommitted: () => void (seen.committed += 1),
+    transactionAborted: () => undefined,
+  };
+  return { seen, observer };
+}
 
 /** Resolves once `predicate` holds, polling. */
 async function eventually(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
@@ -143,6 +174,32 @@ describe.each(adapters)('MessageLog contract (%s)', (name, openLog) => {
     await publisher.disconnect();
   }, 60_000);
 
+  it('lets records gather into fewer batches when the consumer asks for it', async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    const batches: number[] = [];
+    await start(
+      log.createDecodedBatchConsumer({
+        groupId: `${topics.detectionEvents}.gathering`,
+        topics: [topics.detectionEvents],
+        logger,
+        gatherForMs: 1_000,
+        handler: async (records) => {
+          batches.push(records.length);
+          return { rejected: [] };
+        },
+      }),
+    );
+    for (let n = 0; n < 5; n++) {
+      await publisher.publishDetectionEvents([anEventRecord({ detection_id: 'det-g' })]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await eventually(() => batches.reduce((sum, size) => sum + size, 0) === 5);
+    // Five records written 50 ms apart: handled in one or two batches, not five.
+    expect(batches.length).toBeLessThanOrEqual(2);
+    await publisher.disconnect();
+  }, 60_000);
+
   it('sends undecodable and rejected records to the DLQ with the reason, and moves on', async () => {
     const publisher = log.createContractPublisher(topics);
     await publisher.connect();
@@ -181,6 +238,105 @@ describe.each(adapters)('MessageLog contract (%s)', (name, openLog) => {
     expect(await log.codec.decode(letters[0].raw.value)).toEqual(bad);
     await publisher.disconnect();
   }, 60_000);
+
+  it('tells its observer that it polls, each step, what it committed and what it dead-lettered, by reason class', async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    await publisher.publishDetectionEvents(
+      ['bad', 'refused', 'good'].map((id) => anEventRecord({ id, detection_id: 'det-o' })),
+    );
+    const { seen, observer } = recordingObserver();
+    await start(
+      log.createDecodedBatchConsumer({
+        groupId: `${topics.detectionEvents}.observed`,
+        topics: [topics.detectionEvents],
+        logger,
+        observer,
+        decode: async (value) => {
+          const event = (await log.codec.decode(value)) as DetectionEventRecord;
+          if (event.id === 'bad') throw new DecodeError('not a valid event', 'schema');
+          return event;
+        },
+        handler: async (records) => ({
+          rejected: records
+            .filter((r) => (r.value as DetectionEventRecord).id === 'refused')
+            .map((record) => ({ record, reason: 'refused', reasonClass: 'validation' as const })),
+        }),
+      }),
+    );
+    await eventually(() => seen.consumed === 3 && seen.deadLetters.length === 2);
+    expect(seen.deadLetters.sort((a, b) => a.reason.localeCompare(b.reason))).toEqual([
+      { reason: 'schema', records: 1 },
+      { reason: 'validation', records: 1 },
+    ]);
+    expect(seen.polls).toBeGreaterThan(0);
+    expect(seen.steps).toBeGreaterThan(0);
+    expect(seen.openSteps).toBe(0);
+    await publisher.disconnect();
+  }, 60_000);
+
+  it("reports a group's lag on each partition, and answers its readiness checks", async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    await publisher.publishDetectionEvents(
+      [1, 2, 3].map(() => anEventRecord({ detection_id: 'det-lag' })),
+    );
+    const groupId = `${topics.detectionEvents}.lagging`;
+    const lagOf = async () =>
+      (await log.consumerLag(groupId, [topics.detectionEvents])).reduce((sum, p) => sum + p.lag, 0);
+    const partitions = await log.consumerLag(groupId, [topics.detectionEvents]);
+    expect(partitions.map((p) => p.partition)).toEqual([0, 1, 2]);
+    expect(await lagOf()).toBe(3);
+    const consumed: unknown[] = [];
+    await start(
+      log.createDecodedBatchConsumer({
+        groupId,
+        topics: [topics.detectionEvents],
+        logger,
+        handler: async (records) => {
+          consumed.push(...records);
+          return { rejected: [] };
+        },
+      }),
+    );
+    await eventually(() => consumed.length === 3);
+    const deadline = Date.now() + 30_000;
+    while ((await lagOf()) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await lagOf()).toBe(0);
+
+    const checks = log.readinessChecks();
+    expect(checks.map((c) => c.dependency)).toEqual(
+      name === 'kafka' ? ['kafka', 'schema-registry'] : ['in-process-log'],
+    );
+    for (const check of checks) await check.check(AbortSignal.timeout(5_000));
+    await publisher.disconnect();
+  }, 60_000);
+
+  it("tells the processor's observer each committed batch", async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    const { seen, observer } = recordingObserver();
+    await start(
+      log.createTransactionalProcessor({
+        logger,
+        groupId: `${topics.detectionEvents}.observed-processor`,
+        topics: [topics.detectionEvents],
+        changelogTopic: topics.detectionState,
+        observer,
+        createPartitionHandler: (_topic, partition, changelog) =>
+          countingHandler(topics, partition, changelog, new Set()),
+      }),
+    );
+    await publisher.publishDetectionEvents(
+      [1, 2].map(() => anEventRecord({ detection_id: 'det-p' })),
+    );
+    await eventually(() => seen.consumed === 2);
+    expect(seen.committed).toBeGreaterThan(0);
+    expect(seen.openSteps).toBe(0);
+    await publisher.disconnect();
+  }, 90_000);
 
   it('commits a processor batch with its state and offsets at once, and restores after a restart', async () => {
     const publisher = log.createContractPublisher(topics);

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Logger, SectionValues } from '@vigil/config';
 import { createMessageLog } from './create-message-log';
-import type { MessageLog } from './message-log';
+import type { MessageLog } from './port/message-log';
+import { TopicCatalog } from './port/topic-catalog';
 import { registerContracts } from './register-contracts';
-import { TopicCatalog } from './topic-catalog';
 
 export interface AppMessageLog {
   log: MessageLog;

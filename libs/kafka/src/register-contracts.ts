@@ -1,6 +1,6 @@
 import { detectionEventSchema, investigationSchema } from '@vigil/contracts';
-import type { ContractCodec } from './message-log';
-import type { TopicCatalog } from './topic-catalog';
+import type { ContractCodec } from './port/contract-codec';
+import type { TopicCatalog } from './port/topic-catalog';
 
 /** Registers the Avro schemas of the connector-facing topics (idempotent). */
 export async function registerContracts(codec: ContractCodec, topics: TopicCatalog): Promise<void> {

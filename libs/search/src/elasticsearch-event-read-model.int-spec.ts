@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { DetectionEventRecord } from '@vigil/contracts';
 import { createElasticsearchClient } from './create-elasticsearch-client';
-import { ElasticsearchReadModelWriter } from './elasticsearch-event-writer';
+import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
 import { ensureReadModels } from './ensure-read-models';
 import { IndexNames } from './index-names';

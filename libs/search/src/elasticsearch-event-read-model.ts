@@ -6,10 +6,14 @@ import {
   decodeDetectionCursor,
   encodeDetectionCursor,
 } from './detection-cursor';
+import {
+  fromDetectionStateDocument,
+  type DetectionStateDocument,
+  type RecordedDetectionState,
+} from './detection-state-documents';
 import { toEventView, type EventDocument } from './event-documents';
 import type { IndexNames } from './index-names';
 import {
-  ReadModelUnavailableError,
   type AffectedUserPage,
   type AffectedUserSearch,
   type DetectionListPage,
@@ -20,6 +24,7 @@ import {
   type EventSearch,
   type InvestigationReport,
 } from './event-read-model';
+import { ReadModelUnavailableError } from './read-model-unavailable-error';
 
 const SORT = [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }] as const;
 const USER_COUNT_PAGE = 10_000;
@@ -283,6 +288,18 @@ export class ElasticsearchEventReadModel implements EventReadModel {
     );
     const source = response.hits.hits[0]?._source;
     return source ? { ...source, updated_at: new Date(source.updated_at).toISOString() } : null;
+  }
+
+  async getDetectionState(detectionId: string): Promise<RecordedDetectionState | null> {
+    const response = await this.guard(() =>
+      this.client.search<DetectionStateDocument>({
+        index: this.names.alias('detection-states'),
+        query: { ids: { values: [detectionId] } },
+        size: 1,
+      }),
+    );
+    const source = response.hits.hits[0]?._source;
+    return source ? fromDetectionStateDocument(source) : null;
   }
 
   private async guard<T>(call: () => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import {
   commonIndexSettings,
   eventsIndexSort,
+  detectionStatesMapping,
   eventsMapping,
   investigationsMapping,
 } from './index-mappings';
@@ -10,6 +11,7 @@ import type { IndexNames, ReadModelName } from './index-names';
 const MAPPINGS: Record<ReadModelName, object> = {
   events: eventsMapping,
   investigations: investigationsMapping,
+  'detection-states': detectionStatesMapping,
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { QueryNode } from '@vigil/query-language';
+import type { RecordedDetectionState } from './detection-state-documents';
 import type { EventView } from './event-documents';
 import type { EventSortKey } from './event-cursor';
 
@@ -102,17 +103,9 @@ export interface EventReadModel {
   /** Users ordered by normalized email, one bucket per email. */
   listAffectedUsers(search: AffectedUserSearch): Promise<AffectedUserPage>;
   getInvestigation(investigationId: string): Promise<InvestigationReport | null>;
-}
-
-/** Thrown by a read model whose backend cannot answer now; the API maps it to 503. */
-export class ReadModelUnavailableError extends Error {
-  readonly code = 'backend_unavailable';
-  readonly httpStatus = 503;
-  readonly headers = { 'Retry-After': '5' };
-  readonly details: Record<string, unknown>;
-  constructor(backend: string, cause?: unknown) {
-    super(`${backend} is unavailable; retry later`, { cause });
-    this.name = 'ReadModelUnavailableError';
-    this.details = { backend };
-  }
+  /**
+   * The detection's notification state as the processor last recorded it, or null before the
+   * indexer has seen one. It lags the processor by the indexer's delay (seconds).
+   */
+  getDetectionState(detectionId: string): Promise<RecordedDetectionState | null>;
 }

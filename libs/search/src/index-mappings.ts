@@ -63,6 +63,21 @@ export const investigationsMapping = {
   },
 } as const;
 
+/**
+ * A detection's notification state as the processor last recorded it (one document per
+ * detection, its id the detection id). The state itself is kept as written, not indexed: it is
+ * read back whole by id, never searched.
+ */
+export const detectionStatesMapping = {
+  dynamic: 'strict',
+  properties: {
+    detection_id: { type: 'keyword' },
+    state: { type: 'object', enabled: false },
+    recorded_at: { type: 'date' },
+    indexed_at: { type: 'date' },
+  },
+} as const;
+
 export const commonIndexSettings = (replicas: number) => ({
   number_of_shards: 1,
   number_of_replicas: replicas,

@@ -19,4 +19,4 @@ export class IndexNames {
   }
 }
 
-export type ReadModelName = 'events' | 'investigations';
+export type ReadModelName = 'events' | 'investigations' | 'detection-states';

@@ -1,5 +1,5 @@
 export { IndexNames, type ReadModelName } from './index-names';
-export { eventsMapping, investigationsMapping } from './index-mappings';
+export { detectionStatesMapping, eventsMapping, investigationsMapping } from './index-mappings';
 export { ensureReadModels } from './ensure-read-models';
 export {
   toEventDocument,
@@ -7,8 +7,17 @@ export {
   type EventDocument,
   type EventView,
 } from './event-documents';
-export { ElasticsearchReadModelWriter, type RejectedDocument } from './elasticsearch-event-writer';
-export { ReadModelProjector, type ProjectedKind } from './read-model-projector';
+export {
+  ElasticsearchReadModelWriter,
+  type RejectedDocument,
+} from './elasticsearch-read-model-writer';
+export {
+  ReadModelProjector,
+  projectDetectionStates,
+  type ProjectedKind,
+  type StateTopicRecord,
+} from './read-model-projector';
+export { toRecordedDetectionState, type RecordedDetectionState } from './detection-state-documents';
 export { type ReadModelWriter } from './read-model-writer';
 export { SqlReadModelWriter } from './sql-read-model-writer';
 export { SqlEventReadModel } from './sql-event-read-model';
@@ -34,8 +43,9 @@ export {
   encodeDetectionCursor,
   decodeDetectionCursor,
 } from './detection-cursor';
+export { ReadModelUnavailableError } from './read-model-unavailable-error';
+export { SearchRequestError, type SearchRequestErrorCode } from './search-request-error';
 export {
-  ReadModelUnavailableError,
   type EventReadModel,
   type EventSearch,
   type EventPage,

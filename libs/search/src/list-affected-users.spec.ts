@@ -1,4 +1,4 @@
-import type { ApiError } from '@vigil/http';
+import { apiErrorOf, type ApiError } from '@vigil/http';
 import type { AffectedUserSearch, EventReadModel } from './event-read-model';
 import { listAffectedUsers } from './list-affected-users';
 import { encodeUserCursor } from './user-cursor';
@@ -23,11 +23,12 @@ function readModel(known: boolean, next: string | null = null) {
   return { model, searches };
 }
 
+/** What the API answers when the use case refuses. */
 async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
   } catch (error) {
-    return error as ApiError;
+    return apiErrorOf(error);
   }
   throw new Error('expected an error');
 }

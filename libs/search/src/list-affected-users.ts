@@ -1,6 +1,6 @@
-import { ApiError } from '@vigil/http';
 import type { AffectedUser, EventReadModel } from './event-read-model';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './query-events';
+import { SearchRequestError } from './search-request-error';
 import { decodeUserCursor, encodeUserCursor } from './user-cursor';
 
 export interface AffectedUsersResponse {
@@ -21,7 +21,7 @@ export async function listAffectedUsers(
 ): Promise<AffectedUsersResponse> {
   const unknown = Object.keys(params).filter((name) => !PARAMETERS.has(name));
   if (unknown.length > 0) {
-    throw ApiError.badRequest(`Unknown query parameter: ${unknown.join(', ')}`, {
+    throw SearchRequestError.invalidRequest(`Unknown query parameter: ${unknown.join(', ')}`, {
       fields: unknown.map((field) => ({ field, message: 'not a parameter of this endpoint' })),
     });
   }
@@ -30,13 +30,15 @@ export async function listAffectedUsers(
   if (params.cursor !== undefined) {
     const decoded = typeof params.cursor === 'string' ? decodeUserCursor(params.cursor) : null;
     if (decoded === null) {
-      throw ApiError.badRequest('The cursor is not one this API returned', { field: 'cursor' });
+      throw SearchRequestError.invalidRequest('The cursor is not one this API returned', {
+        field: 'cursor',
+      });
     }
     after = decoded;
   }
   const page = await readModel.listAffectedUsers({ detectionId, limit, after });
   if (page.items.length === 0 && !(await readModel.detectionExists(detectionId))) {
-    throw ApiError.notFound('Detection', detectionId);
+    throw SearchRequestError.notFound('Detection', detectionId);
   }
   return {
     items: page.items,
@@ -51,7 +53,7 @@ function parseLimit(value: unknown): number {
   if (value === undefined) return DEFAULT_PAGE_SIZE;
   const limit = typeof value === 'string' && /^[0-9]{1,4}$/.test(value) ? Number(value) : NaN;
   if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) {
-    throw ApiError.badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, {
+    throw SearchRequestError.invalidRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, {
       field: 'limit',
     });
   }

@@ -1,7 +1,8 @@
 import type { SqlClient } from '@vigil/control-plane';
+import type { ReadinessCheck } from '@vigil/ops';
 import { createElasticsearchClient } from './create-elasticsearch-client';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
-import { ElasticsearchReadModelWriter } from './elasticsearch-event-writer';
+import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ensureReadModels } from './ensure-read-models';
 import type { EventReadModel } from './event-read-model';
 import { IndexNames } from './index-names';
@@ -24,6 +25,8 @@ export interface OpenReadModelsOptions {
 export interface Opened<T> {
   readonly backend: 'elasticsearch' | 'sql';
   readonly value: T;
+  /** What /readyz checks of the backend: Elasticsearch answers (none for `sql`: its owner checks it). */
+  readonly readinessChecks: ReadinessCheck[];
   /** Closes what the factory opened (the Elasticsearch client); never `sql`. */
   close(): Promise<void>;
 }
@@ -42,10 +45,33 @@ async function open<T>(
       await es.close();
       throw error;
     }
-    return { backend: 'elasticsearch', value: onElasticsearch(es, names), close: () => es.close() };
+    return {
+      backend: 'elasticsearch',
+      value: onElasticsearch(es, names),
+      readinessChecks: [elasticsearchReadiness(es)],
+      close: () => es.close(),
+    };
   }
   await ensureSqlReadModels(options.sql);
-  return { backend: 'sql', value: onSql(options.sql), close: async () => undefined };
+  return {
+    backend: 'sql',
+    value: onSql(options.sql),
+    readinessChecks: [],
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Elasticsearch answers its cluster health, without the client's retries (the health's colour is
+ * not judged: a red index of someone else's does not stop ours from serving).
+ */
+function elasticsearchReadiness(es: ReturnType<typeof createElasticsearchClient>): ReadinessCheck {
+  return {
+    dependency: 'elasticsearch',
+    check: async (signal) => {
+      await es.cluster.health({}, { signal, maxRetries: 0, requestTimeout: 5_000 });
+    },
+  };
 }
 
 /** The query API's read side: Elasticsearch when ELASTICSEARCH_URL is set, SQL otherwise. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ApiError } from '@vigil/http';
 import { parseQuery, QueryError } from '@vigil/query-language';
 import { decodeCursor, encodeCursor } from './event-cursor';
 import type { EventView } from './event-documents';
 import type { EventReadModel } from './event-read-model';
+import { SearchRequestError } from './search-request-error';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -24,7 +24,7 @@ export interface EventsResponse {
 /**
  * The use case behind both event endpoints (with `detectionId`, the events of that detection): validate the request, parse the query, read one
  * page and hand back the cursor of the next. Every caller mistake is a 400 saying what and
- * where; nothing here can produce a 500 from input.
+ * where (a SearchRequestError); nothing here can produce a 500 from input.
  */
 export async function queryEvents(
   readModel: EventReadModel,
@@ -32,11 +32,11 @@ export async function queryEvents(
   detectionId?: string,
 ): Promise<EventsResponse> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw ApiError.badRequest('The request body must be a JSON object');
+    throw SearchRequestError.invalidRequest('The request body must be a JSON object');
   }
   const parsed = eventsRequest.safeParse(body);
   if (!parsed.success) {
-    throw ApiError.badRequest('The request body is invalid', {
+    throw SearchRequestError.invalidRequest('The request body is invalid', {
       fields: parsed.error.issues.map((i) => ({
         field: i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : ''),
         message: i.message,
@@ -49,7 +49,7 @@ export async function queryEvents(
     query = parseQuery(request.query ?? '');
   } catch (error) {
     if (error instanceof QueryError) {
-      throw new ApiError(400, 'invalid_query', error.message, {
+      throw new SearchRequestError('invalid_query', error.message, {
         position: error.position,
         line: error.line,
         column: error.column,
@@ -63,7 +63,9 @@ export async function queryEvents(
   if (request.cursor) {
     after = decodeCursor(request.cursor);
     if (!after)
-      throw ApiError.badRequest('The cursor is not one this API returned', { field: 'cursor' });
+      throw SearchRequestError.invalidRequest('The cursor is not one this API returned', {
+        field: 'cursor',
+      });
   }
   const page = await readModel.searchEvents({
     query,
@@ -77,7 +79,7 @@ export async function queryEvents(
     page.items.length === 0 &&
     !(await readModel.detectionExists(detectionId))
   ) {
-    throw ApiError.notFound('Detection', detectionId);
+    throw SearchRequestError.notFound('Detection', detectionId);
   }
   return {
     items: page.items,

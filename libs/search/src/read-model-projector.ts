@@ -4,7 +4,16 @@ import {
   type DetectionEventRecord,
   type InvestigationRecord,
 } from '@vigil/contracts';
+import { toRecordedDetectionState, type RecordedDetectionState } from './detection-state-documents';
 import type { ReadModelWriter } from './read-model-writer';
+
+/** A record of the state topic as the log hands it over (its value left undecoded). */
+export interface StateTopicRecord {
+  key: Buffer | null;
+  value: unknown;
+  /** When the processor wrote it: epoch milliseconds, as a decimal string. */
+  raw: { timestamp: string };
+}
 
 export type ProjectedKind = 'detection-event' | 'investigation';
 
@@ -54,6 +63,40 @@ export class ReadModelProjector {
     return rejected;
   }
 }
+
+/**
+ * The detection states on the state topic into the detection states read model. Records that
+ * hold no detection state (investigations' fingerprints, window segments, tombstones) are
+ * passed over; any that cannot be read come back with the reason, for the caller to log (the
+ * topic is the processor's own changelog: it has no dead-letter topic, and a bad state must not
+ * stop the read model).
+ */
+export async function projectDetectionStates<T extends StateTopicRecord>(
+  writer: ReadModelWriter,
+  records: readonly T[],
+  now: number,
+): Promise<{ record: T; reason: string }[]> {
+  const states: { record: T; state: RecordedDetectionState }[] = [];
+  const unreadable: { record: T; reason: string }[] = [];
+  for (const record of records) {
+    const key = record.key?.toString('utf8') ?? '';
+    const value = Buffer.isBuffer(record.value) ? record.value : null;
+    const state = toRecordedDetectionState(key, value, Number(record.raw.timestamp));
+    if (typeof state !== 'string') states.push({ record, state });
+    else if (!PASSED_OVER.has(state)) unreadable.push({ record, reason: state });
+  }
+  const failed = await writer.indexDetectionStates(
+    states.map((s) => s.state),
+    now,
+  );
+  for (const f of failed) {
+    const source = states.find((s) => s.state === f.record)!;
+    unreadable.push({ record: source.record, reason: f.reason });
+  }
+  return unreadable;
+}
+
+const PASSED_OVER: ReadonlySet<string> = new Set(['not a detection state', 'a tombstone']);
 
 function describe(errors: { path: string; message: string }[]): string {
   return `invalid record: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`;

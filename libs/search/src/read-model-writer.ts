@@ -1,4 +1,5 @@
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
+import type { RecordedDetectionState } from './detection-state-documents';
 
 export interface RejectedDocument<T> {
   record: T;
@@ -18,4 +19,12 @@ export interface ReadModelWriter {
   indexInvestigations(
     reports: readonly InvestigationRecord[],
   ): Promise<RejectedDocument<InvestigationRecord>[]>;
+  /**
+   * Keeps each detection's latest recorded state: a state recorded before the one stored (a
+   * replay) changes nothing.
+   */
+  indexDetectionStates(
+    states: readonly RecordedDetectionState[],
+    now: number,
+  ): Promise<RejectedDocument<RecordedDetectionState>[]>;
 }

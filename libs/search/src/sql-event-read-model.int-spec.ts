@@ -2,13 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
+import {
+  anEventRecord,
+  anInvestigationRecord,
+  type DetectionEventRecord,
+  type InvestigationRecord,
+} from '@vigil/contracts';
 import { createPgSqlClient, openPgliteSqlClient, type SqlClient } from '@vigil/control-plane';
 import { parseQuery } from '@vigil/query-language';
-import { anEventRecord, anInvestigationRecord } from '../../../test/support/event-records';
 import { createElasticsearchClient } from './create-elasticsearch-client';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
-import { ElasticsearchReadModelWriter } from './elasticsearch-event-writer';
+import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ensureReadModels } from './ensure-read-models';
 import type { EventReadModel, EventSortKey } from './index';
 import { IndexNames } from './index-names';

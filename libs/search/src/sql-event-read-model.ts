@@ -5,9 +5,12 @@ import {
   decodeDetectionCursor,
   encodeDetectionCursor,
 } from './detection-cursor';
+import {
+  fromDetectionStateDocument,
+  type RecordedDetectionState,
+} from './detection-state-documents';
 import type { EventView } from './event-documents';
 import {
-  ReadModelUnavailableError,
   type AffectedUserPage,
   type AffectedUserSearch,
   type DetectionListPage,
@@ -18,6 +21,7 @@ import {
   type EventSearch,
   type InvestigationReport,
 } from './event-read-model';
+import { ReadModelUnavailableError } from './read-model-unavailable-error';
 
 const EVENT_COLUMNS = `id, issue_type, employee_email, employee_name, asset_name, happened,
   risk_score, source, high_prevalence, allowlisted, detection_id, detection_name, description`;
@@ -198,6 +202,15 @@ export class SqlEventReadModel implements EventReadModel {
     );
     const report = rows[0]?.report;
     return report ? { ...report, updated_at: iso(report.updated_at) } : null;
+  }
+
+  async getDetectionState(detectionId: string): Promise<RecordedDetectionState | null> {
+    const { rows } = await this.run<{ state: unknown; recorded_at: Date | string }>(
+      'SELECT state, recorded_at FROM read_model_detection_states WHERE detection_id = $1::text',
+      [detectionId],
+    );
+    const row = rows[0];
+    return row ? fromDetectionStateDocument({ ...row, recorded_at: iso(row.recorded_at) }) : null;
   }
 
   private async run<T>(text: string, params: readonly unknown[]): Promise<{ rows: T[] }> {

@@ -44,6 +44,18 @@ CREATE TABLE read_model_investigations (
 );
 `,
   },
+  {
+    // A detection's notification state as the processor last recorded it (the dry run reads it).
+    id: '0002_read_model_detection_states',
+    sql: `
+CREATE TABLE read_model_detection_states (
+  detection_id text COLLATE "C" PRIMARY KEY,
+  state        json             NOT NULL,
+  recorded_at  timestamptz      NOT NULL,
+  indexed_at   timestamptz      NOT NULL
+);
+`,
+  },
 ];
 
 export const SQL_READ_MODEL_LEDGER = 'read_model_schema_migrations';

@@ -1,6 +1,11 @@
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
 import type { SqlClient } from '@vigil/control-plane';
 import { normalizeEmployeeEmail } from '@vigil/query-language';
+import {
+  lastStateOfEachDetection,
+  toDetectionStateDocument,
+  type RecordedDetectionState,
+} from './detection-state-documents';
 import { toEventDocument } from './event-documents';
 import type { ReadModelWriter, RejectedDocument } from './read-model-writer';
 
@@ -25,6 +30,16 @@ INSERT INTO read_model_investigations (id, report, updated_at)
 SELECT id, report::json, updated_at
 FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS r (id, report, updated_at)
 ON CONFLICT (id) DO UPDATE SET report = EXCLUDED.report, updated_at = EXCLUDED.updated_at`;
+
+// A replayed (older) state leaves a newer one in place.
+const UPSERT_DETECTION_STATES = `
+INSERT INTO read_model_detection_states (detection_id, state, recorded_at, indexed_at)
+SELECT id, state::json, recorded_at, indexed_at
+FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[])
+  AS r (id, state, recorded_at, indexed_at)
+ON CONFLICT (detection_id) DO UPDATE SET state = EXCLUDED.state,
+  recorded_at = EXCLUDED.recorded_at, indexed_at = EXCLUDED.indexed_at
+WHERE read_model_detection_states.recorded_at <= EXCLUDED.recorded_at`;
 
 /** The last record of each id, in first-seen order: a bulk request's last write wins too. */
 function lastOfEachId<T>(records: readonly T[], idOf: (r: T) => string): T[] {
@@ -93,6 +108,21 @@ export class SqlReadModelWriter implements ReadModelWriter {
         ]);
       },
     );
+  }
+
+  async indexDetectionStates(
+    states: readonly RecordedDetectionState[],
+    now: number,
+  ): Promise<RejectedDocument<RecordedDetectionState>[]> {
+    return this.upsert(lastStateOfEachDetection(states), (batch) => {
+      const docs = batch.map((state) => toDetectionStateDocument(state, now));
+      return this.sql.query(UPSERT_DETECTION_STATES, [
+        docs.map((d) => d.detection_id),
+        docs.map((d) => JSON.stringify(d.state)),
+        docs.map((d) => d.recorded_at),
+        docs.map((d) => d.indexed_at),
+      ]);
+    });
   }
 
   private async upsert<T>(

@@ -1,0 +1,100 @@
+import type { Admin, Kafka } from 'kafkajs';
+import type { ReadinessCheck } from '@vigil/ops';
+import type { BatchConsumer, DecodedBatchConsumerSpec } from '../port/batch-consumer';
+import type { ContractRecordPublisher } from '../port/contract-record-publisher';
+import type { MessageLog } from '../port/message-log';
+import type { PartitionLag } from '../port/partition-lag';
+import type { PartitionProcessor, PartitionProcessorSpec } from '../port/partition-processor';
+import type { TopicCatalog, TopicSpec } from '../port/topic-catalog';
+import { AvroCodec } from './avro-codec';
+import { ContractPublisher } from './contract-publisher';
+import { DecodedBatchConsumer } from './decoded-batch-consumer';
+import { ensureTopics } from './ensure-topics';
+import { partitionLags } from './partition-offsets';
+import { TransactionalProcessor } from './transactional-processor';
+
+/** The MessageLog port on Kafka and the schema registry: the classes the apps used directly. */
+export class KafkaMessageLog implements MessageLog {
+  readonly kind = 'kafka' as const;
+  readonly codec: AvroCodec;
+  /** For lag and readiness: connected on first use, dropped after any failure. */
+  private admin: Promise<Admin> | null = null;
+
+  constructor(
+    readonly kafka: Kafka,
+    private readonly schemaRegistryUrl: string,
+  ) {
+    this.codec = new AvroCodec(schemaRegistryUrl);
+  }
+
+  ensureTopics(topics: readonly TopicSpec[], replicationFactor = 1): Promise<string[]> {
+    return ensureTopics(this.kafka, topics, replicationFactor);
+  }
+
+  createContractPublisher(topics: TopicCatalog): ContractRecordPublisher {
+    return new ContractPublisher(this.kafka, this.codec, topics);
+  }
+
+  createDecodedBatchConsumer(spec: DecodedBatchConsumerSpec): BatchConsumer {
+    return new DecodedBatchConsumer({ ...spec, kafka: this.kafka, codec: this.codec });
+  }
+
+  createTransactionalProcessor(spec: PartitionProcessorSpec): PartitionProcessor {
+    return new TransactionalProcessor({ ...spec, kafka: this.kafka, codec: this.codec });
+  }
+
+  async consumerLag(groupId: string, topics: readonly string[]): Promise<PartitionLag[]> {
+    return this.withAdmin(async (admin) => {
+      const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
+      const lags: PartitionLag[] = [];
+      for (const topic of topics) {
+        const ends = await admin.fetchTopicOffsets(topic);
+        const group = committed.find((c) => c.topic === topic)?.partitions ?? [];
+        for (const { partition, lag } of partitionLags(ends, group)) {
+          lags.push({ topic, partition, lag });
+        }
+      }
+      return lags;
+    });
+  }
+
+  readinessChecks(options: { schemaRegistry?: boolean } = {}): ReadinessCheck[] {
+    const kafka: ReadinessCheck = {
+      dependency: 'kafka',
+      check: () => this.withAdmin(async (admin) => void (await admin.describeCluster())),
+    };
+    if (options.schemaRegistry === false) return [kafka];
+    const registry: ReadinessCheck = {
+      dependency: 'schema-registry',
+      check: async (signal) => {
+        const response = await fetch(`${this.schemaRegistryUrl}/config`, { signal });
+        await response.body?.cancel();
+        if (!response.ok) throw new Error(`the schema registry answered ${response.status}`);
+      },
+    };
+    return [kafka, registry];
+  }
+
+  /** Producers and consumers close with their own stop(); the admin client closes here. */
+  async close(): Promise<void> {
+    const admin = this.admin;
+    this.admin = null;
+    await admin?.then((a) => a.disconnect()).catch(() => undefined);
+  }
+
+  private async withAdmin<T>(work: (admin: Admin) => Promise<T>): Promise<T> {
+    if (!this.admin) {
+      // No retries of its own: the caller asks again on its next turn.
+      const admin = this.kafka.admin({ retry: { retries: 0 } });
+      this.admin = admin.connect().then(() => admin);
+    }
+    const pending = this.admin;
+    try {
+      return await work(await pending);
+    } catch (error) {
+      if (this.admin === pending) this.admin = null;
+      void pending.then((a) => a.disconnect()).catch(() => undefined);
+      throw error;
+    }
+  }
+}
