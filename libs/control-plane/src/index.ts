@@ -6,7 +6,12 @@ export {
   type SqlExecutor,
   type SqlResult,
 } from './sql/sql-client';
-export { createPgSqlClient, type PgSqlClientOptions } from './sql/pg-sql-client';
+export {
+  createPgSqlClient,
+  isPgSqlClient,
+  type PgSqlClient,
+  type PgSqlClientOptions,
+} from './sql/pg-sql-client';
 export {
   isEmbeddedSqlClient,
   openPgliteSqlClient,
@@ -14,6 +19,7 @@ export {
   type PgliteSqlClientOptions,
 } from './sql/pglite-sql-client';
 export { openSqlClient, type OpenSqlClientOptions } from './sql/open-sql-client';
+export { databaseReadiness } from './sql/database-readiness';
 export { SqlUnavailableError, isUnavailableError } from './sql/sql-unavailable-error';
 export {
   MigrationError,
@@ -88,7 +94,16 @@ export {
 } from './api-tokens/api-token.service';
 export { createApiTokenService } from './api-tokens/create-api-token-service';
 // Users and roles of the web application
-export { USER_ROLES, isUserRole, roleLabel, type UserRecord, type UserRole } from './users/user';
+export {
+  USER_ROLES,
+  isUserRole,
+  roleLabel,
+  type UserRecord,
+  type UserRole,
+  type UserStatus,
+  type UserView,
+  type VerifiedIdentity,
+} from './users/user';
 export { UserError, type UserErrorCode } from './users/user-error';
 export {
   PASSWORD_MAX_LENGTH,
@@ -99,9 +114,29 @@ export {
   type CreateUserCommand,
 } from './users/create-user-command';
 export { Argon2PasswordHasher, type PasswordHasher } from './users/password-hasher';
-export { type NewUser, type StoredUser, type UserStore } from './users/user-store';
+export {
+  type NewUser,
+  type StoredLinkToken,
+  type StoredUser,
+  type StoredUserIdentity,
+  type UserStore,
+} from './users/user-store';
 export { SqlUserStore } from './users/sql-user-store';
-export { UserService, type UserServiceOptions } from './users/user.service';
+export {
+  INVITATION_LIFETIME_MS,
+  PASSWORD_RESET_LIFETIME_MS,
+  oneTimeLinkUrl,
+  type OneTimeLink,
+  type OneTimeLinkPurpose,
+} from './users/one-time-link';
+export {
+  UserService,
+  type IdentityProvisioning,
+  type InvitedUser,
+  type PasswordCheck,
+  type OneTimeLinkDetails,
+  type UserServiceOptions,
+} from './users/user.service';
 export { createUserService } from './users/create-user-service';
 // Web sessions
 export {
@@ -114,6 +149,68 @@ export { type NewSession, type SessionStore, type StoredSession } from './sessio
 export { SqlSessionStore } from './sessions/sql-session-store';
 export { SessionService, type SessionServiceOptions } from './sessions/session.service';
 export { createSessionService } from './sessions/create-session-service';
+
+// Single sign-on requests under way (OpenID Connect)
+export { type SignInRequest, type SignInRequestStore } from './sign-in-requests/sign-in-request';
+export { SqlSignInRequestStore } from './sign-in-requests/sql-sign-in-request-store';
+
+// Audit log (append-only)
+export {
+  AUDIT_ACTIONS,
+  AUDIT_ACTOR_TYPES,
+  SYSTEM_ACTOR,
+  isAuditAction,
+  operatorActor,
+  tokenActor,
+  userActor,
+  type AuditAction,
+  type AuditActor,
+  type AuditActorType,
+  type AuditContext,
+  type AuditEvent,
+  type AuditTarget,
+  type NewAuditEvent,
+} from './audit/audit-event';
+export {
+  AUDIT_PAGE_DEFAULT,
+  AUDIT_PAGE_MAX,
+  type AuditFilter,
+  type AuditLog,
+  type AuditPage,
+} from './audit/audit-log';
+export { AuditError, type AuditErrorCode } from './audit/audit-error';
+export { SqlAuditLog } from './audit/sql-audit-log';
+export { AuditRetention, type AuditRetentionOptions } from './audit/audit-retention';
+
+// Secrets at rest
+export {
+  SECRETS_KEY_BYTES,
+  SecretBox,
+  SecretOpenError,
+  isSealed,
+  keyIdOfSealed,
+  type SecretOpenFailure,
+} from './secrets/secret-box';
+export { SecretsKeyError } from './secrets/secrets-key-error';
+export {
+  GENERATED_KEY_FILE,
+  loadSecretBox,
+  readKeyFile,
+  secretsKeySettings,
+  type LoadedSecretBox,
+  type SecretsKeySettings,
+} from './secrets/load-secret-box';
+export { SEALED_COLUMNS, sealingContext, type SealedColumn } from './secrets/sealed-columns';
+export {
+  SEALED_ONLY_GRACE_MS,
+  assertKeyOpensStoredSecrets,
+  prepareStoredSecrets,
+  requireSealedSecrets,
+  resealStoredSecrets,
+  sealPlaintextSecrets,
+  type KeyRotationReport,
+  type SealedOnlyOutcome,
+} from './secrets/stored-secrets';
 
 // Notification settings (SPEC.md §2.5, §3.2)
 export {
@@ -149,6 +246,8 @@ export {
   WEBHOOK_PROVIDER_NAME_MAX_LENGTH,
   WEBHOOK_URL_MAX_LENGTH,
   type EnrollWebhookProviderCommand,
+  type PagerDutyDestinationView,
+  type RotateWebhookSecretOptions,
   type WebhookProviderKind,
   type WebhookProviderTarget,
   type WebhookProviderView,
@@ -171,6 +270,7 @@ export {
   type WebhookTargetPolicy,
 } from './webhook-providers/webhook-target-guard';
 export {
+  DEFAULT_SECRET_OVERLAP_MS,
   WebhookProviderService,
   type WebhookProviderServiceOptions,
 } from './webhook-providers/webhook-provider.service';
@@ -181,10 +281,13 @@ export {
   type ClaimedDelivery,
   type DeliveryAttempt,
   type DeliveryChannel,
+  type DeliveryFilter,
   type LeaseDurations,
   type DeliveryKind,
   type DeliveryStatus,
   type DeliveryView,
+  type DeliveryWithAttempts,
+  type DeliveryWithLastAttempt,
   type DigestEntry,
   type DigestGroup,
   type NewDelivery,
@@ -199,8 +302,7 @@ export {
   type ClaimCapacity,
   type RecordedAttempt,
 } from './deliveries/sql-delivery-store';
-export {
-  DeliveryError,
-  DeliveryService,
-  type DeliveryErrorCode,
-} from './deliveries/delivery.service';
+export { SqlDigestStore } from './deliveries/sql-digest-store';
+export { SqlDeliveryLog } from './deliveries/sql-delivery-log';
+export { DeliveryError, type DeliveryErrorCode } from './deliveries/delivery-error';
+export { DeliveryService } from './deliveries/delivery.service';

@@ -62,14 +62,23 @@ export class SqlApiTokenStore implements ApiTokenStore {
     return rows.map(toRecord);
   }
 
+  /**
+   * One row whether the hash is known or not: a decoy of the same shape when it is not, read
+   * the same way, so how long a refusal takes does not tell whether a token exists.
+   */
   async findLiveByHash(tokenHash: Buffer): Promise<StoredApiToken | null> {
-    const { rows } = await this.sql.query<ApiTokenRow>(
-      `SELECT ${COLUMNS}, token_hash FROM api_tokens
-       WHERE token_hash = $1 AND deleted_at IS NULL`,
+    const { rows } = await this.sql.query<ApiTokenRow & { found: boolean }>(
+      `SELECT ${COLUMNS}, token_hash, true AS found FROM api_tokens
+       WHERE token_hash = $1 AND deleted_at IS NULL
+       UNION ALL
+       SELECT '00000000-0000-0000-0000-000000000000'::uuid, 'decoy', '{"detection":"read"}'::jsonb,
+              '0000', now(), NULL::timestamptz, now(), NULL::text, $1::bytea, false
+       LIMIT 1`,
       [tokenHash],
     );
-    if (rows.length === 0) return null;
-    return { ...toRecord(rows[0]), tokenHash: Buffer.from(rows[0].token_hash) };
+    const row = rows[0];
+    const stored = { ...toRecord(row), tokenHash: Buffer.from(row.token_hash) };
+    return row.found ? stored : null;
   }
 
   async markDeleted(id: string, at: Date): Promise<boolean> {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { operatorActor } from '../audit/audit-event';
+import { SqlAuditLog } from '../audit/sql-audit-log';
 import { createPgSqlClient } from '../sql/pg-sql-client';
 import { runMigrations } from '../sql/run-migrations';
 import { type SqlClient } from '../sql/sql-client';
-import { type NewDelivery } from './delivery';
+import { type AttemptResult, type NewDelivery } from './delivery';
 import { DeliveryService } from './delivery.service';
 import { SqlDeliveryStore } from './sql-delivery-store';
 
@@ -139,7 +141,7 @@ describe('SqlDeliveryStore.recordAttempts on PostgreSQL', () => {
     expect([...recorded].sort()).toEqual([ok.id, retry.id].sort());
 
     const [delivered, pending, untouched] = await Promise.all(
-      [ok, retry, lost].map((d) => store.find(d.id)),
+      [ok, retry, lost].map((d) => service.find(d.id)),
     );
     expect(delivered).toMatchObject({
       status: 'delivered',
@@ -149,10 +151,10 @@ describe('SqlDeliveryStore.recordAttempts on PostgreSQL', () => {
     expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, lastError: 'HTTP 503' });
     expect(pending!.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 50_000);
     expect(untouched).toMatchObject({ status: 'pending', attemptCount: 0 });
-    expect(await store.attempts(ok.id)).toEqual([
+    expect(await service.attempts(ok.id)).toEqual([
       { attempt: 1, attemptedAt, statusCode: 204, latencyMs: 4, error: null },
     ]);
-    expect(await store.attempts(lost.id)).toEqual([]);
+    expect(await service.attempts(lost.id)).toEqual([]);
   });
 });
 
@@ -179,5 +181,152 @@ describe('SqlDeliveryStore.claimDue on PostgreSQL', () => {
     expect(mine(roomy)).toHaveLength(2);
     expect(mine(full)).toEqual([]);
     expect(mine(unknown)).toHaveLength(1);
+  });
+});
+
+describe('DeliveryService reads for the pages, on PostgreSQL', () => {
+  const at = (iso: string) => new Date(iso);
+
+  /** Claims `delivery` and records one attempt with `statusCode`, then the given result. */
+  async function attemptOnce(
+    delivery: NewDelivery,
+    statusCode: number,
+    result: AttemptResult,
+    attemptedAt: Date,
+  ): Promise<void> {
+    const claimed = await store.claimDue(1000, 60_000);
+    await store.release(claimed.filter((c) => c.id !== delivery.id).map((c) => c.id));
+    await store.recordAttempt(
+      delivery.id,
+      {
+        attemptedAt,
+        statusCode,
+        latencyMs: 7,
+        error: statusCode >= 300 ? `HTTP ${statusCode}` : null,
+      },
+      result,
+    );
+  }
+
+  it('lists a subject’s deliveries with only their newest attempt', async () => {
+    const detection = `det-${randomUUID()}`;
+    const [twice, never] = [
+      aDelivery({ subjectId: detection }),
+      aDelivery({ subjectId: detection }),
+    ];
+    await insertInOrder([twice, never]);
+    await attemptOnce(twice, 500, { status: 'retry', delayMs: 0 }, at('2026-01-01T00:00:00Z'));
+    await attemptOnce(twice, 502, { status: 'dead' }, at('2026-01-01T00:05:00Z'));
+
+    const listed = await service.listWithLastAttempt({ subjectId: detection });
+    expect(listed.map((row) => [row.delivery.id, row.lastAttempt])).toEqual([
+      [never.id, null],
+      [
+        twice.id,
+        {
+          attempt: 2,
+          attemptedAt: at('2026-01-01T00:05:00Z'),
+          statusCode: 502,
+          latencyMs: 7,
+          error: 'HTTP 502',
+        },
+      ],
+    ]);
+    expect(listed[1].delivery).toMatchObject({ status: 'dead', attemptCount: 2 });
+  });
+
+  it('lists a target’s deliveries with every attempt, oldest first', async () => {
+    const provider = randomUUID();
+    const [retried, fresh] = [aDelivery({ target: provider }), aDelivery({ target: provider })];
+    await insertInOrder([retried, fresh]);
+    await attemptOnce(retried, 503, { status: 'retry', delayMs: 0 }, at('2026-02-01T00:00:00Z'));
+    await attemptOnce(retried, 204, { status: 'delivered' }, at('2026-02-01T00:01:00Z'));
+
+    const listed = await service.listWithAttempts({ channel: 'webhook', target: provider });
+    expect(listed.map((row) => [row.delivery.id, row.attempts.map((a) => a.statusCode)])).toEqual([
+      [fresh.id, []],
+      [retried.id, [503, 204]],
+    ]);
+  });
+
+  it('finds the newest delivery to each target, and none for a target never sent to', async () => {
+    const [busy, quiet, unused] = [randomUUID(), randomUUID(), randomUUID()];
+    const sent = [aDelivery({ target: busy }), aDelivery({ target: quiet })];
+    const newest = aDelivery({ target: busy });
+    await insertInOrder([...sent, aDelivery({ target: busy, channel: 'email' }), newest]);
+
+    const latest = await service.latestByTarget('webhook', [busy, quiet, unused]);
+    expect([...latest].map(([target, d]) => [target, d.id]).sort()).toEqual(
+      [
+        [busy, newest.id],
+        [quiet, sent[1].id],
+      ].sort(),
+    );
+  });
+
+  it('queues a delivery of its own once, due at once', async () => {
+    const delivery = aDelivery();
+    await service.enqueue(delivery);
+    await service.enqueue({ ...delivery, id: randomUUID() });
+    expect(await service.list({ notificationId: delivery.notificationId })).toEqual([
+      expect.objectContaining({ id: delivery.id, status: 'pending', attemptCount: 0 }),
+    ]);
+  });
+});
+
+describe('SqlDeliveryStore.countBacklog on PostgreSQL', () => {
+  it('counts the deliveries due now and those dead', async () => {
+    const before = await store.countBacklog();
+    const due = [aDelivery(), aDelivery({ channel: 'email', target: 'soc@example.com' })];
+    const dying = aDelivery();
+    await insertInOrder([...due, dying]);
+    const claimed = await store.claimDue(1000, 60_000);
+    await store.recordAttempt(
+      dying.id,
+      { attemptedAt: new Date(), statusCode: 500, latencyMs: 12, error: 'HTTP 500' },
+      { status: 'dead' },
+    );
+    await store.release(claimed.filter((c) => c.id !== dying.id).map((c) => c.id));
+
+    const after = await store.countBacklog();
+    expect(after.due - before.due).toBe(2);
+    expect(after.dead - before.dead).toBe(1);
+  });
+});
+
+describe('DeliveryService audited changes, on PostgreSQL', () => {
+  const context = { actor: operatorActor('ops'), requestId: `req-${randomUUID()}` };
+  const events = async () =>
+    (await new SqlAuditLog(sql).list({ actor: 'ops', limit: 500 })).events.filter(
+      (e) => e.requestId === context.requestId,
+    );
+
+  it('records a resend and a queued delivery with their audit events, and no event for a refused resend', async () => {
+    const dead = aDelivery();
+    await insertInOrder([dead]);
+    const claimed = await store.claimDue(1000, 60_000);
+    await store.release(claimed.filter((c) => c.id !== dead.id).map((c) => c.id));
+    await store.recordAttempt(
+      dead.id,
+      { attemptedAt: new Date(), statusCode: 500, latencyMs: 3, error: 'HTTP 500' },
+      { status: 'dead' },
+    );
+    const resent = {
+      action: 'delivery.resent' as const,
+      context,
+      target: { type: 'delivery', id: dead.id },
+    };
+    await service.resend(dead.id, resent);
+    await expect(service.resend(dead.id, resent)).rejects.toMatchObject({ code: 'not_dead' });
+    const queued = aDelivery();
+    await service.enqueue(queued, {
+      action: 'provider.test_sent',
+      context,
+      target: { type: 'webhook_provider', id: queued.target },
+    });
+    expect((await events()).map((e) => [e.action, e.target?.id])).toEqual([
+      ['provider.test_sent', queued.target],
+      ['delivery.resent', dead.id],
+    ]);
   });
 });

@@ -17,6 +17,8 @@ export interface NewDelivery {
   subjectId: string | null;
   /** JSON-serializable; stored as rendered and sent as stored on every attempt. */
   payload: unknown;
+  /** The payload already serialized (a destination's rendered body): stored as it is. */
+  payloadJson?: string;
 }
 
 /** A delivery a worker has leased for one attempt. */
@@ -61,6 +63,18 @@ export interface DeliveryView {
   createdAt: Date;
   updatedAt: Date;
   deliveredAt: Date | null;
+}
+
+/** A delivery with how its newest attempt went: null before the first. */
+export interface DeliveryWithLastAttempt {
+  delivery: DeliveryView;
+  lastAttempt: DeliveryAttempt | null;
+}
+
+/** A delivery with every attempt, oldest first. */
+export interface DeliveryWithAttempts {
+  delivery: DeliveryView;
+  attempts: DeliveryAttempt[];
 }
 
 /** Which deliveries to list; every field left out matches all. */

@@ -2,6 +2,7 @@ import {
   type DetectionNotificationConfig,
   type NotificationSettings,
 } from '@vigil/notification-policy';
+import { type NewAuditEvent } from '../audit/audit-event';
 
 /** A detection's stored notification configuration (SPEC.md §3.2). */
 export interface StoredDetectionConfig {
@@ -21,17 +22,19 @@ export const SETTINGS_CHANNEL = 'vigil_settings';
 
 /**
  * Where notification settings live. The real adapter is SqlNotificationSettingsStore. Saves
- * validate (InvalidNotificationSettingsError) and announce the change to listeners atomically.
+ * validate (InvalidNotificationSettingsError) and announce the change to listeners atomically;
+ * given an audit event, they record it in the same transaction.
  */
 export interface NotificationSettingsStore {
   /** The global settings, or the defaults of SPEC.md §2.5 when none were ever saved. */
   getGlobal(): Promise<NotificationSettings>;
-  saveGlobal(settings: NotificationSettings): Promise<NotificationSettings>;
+  saveGlobal(settings: NotificationSettings, audit?: NewAuditEvent): Promise<NotificationSettings>;
   /** A detection's configuration; an unknown detection inherits the global settings. */
   getDetectionConfig(detectionId: string): Promise<DetectionNotificationConfig>;
   saveDetectionConfig(
     detectionId: string,
     config: DetectionNotificationConfig,
+    audit?: NewAuditEvent,
   ): Promise<DetectionNotificationConfig>;
   /** Every stored detection configuration, by detection id. */
   listDetectionConfigs(): Promise<StoredDetectionConfig[]>;

@@ -61,6 +61,11 @@ export class PgSettingsChangeFeed implements SettingsChangeFeed {
       await client.end().catch(() => undefined);
       throw error;
     }
+    if (this.stopped) {
+      // Stopped while connecting: nobody would end this connection later.
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.client = client;
     this.attempt = 0;
   }

@@ -4,6 +4,8 @@ import {
   DEFAULT_NOTIFICATION_SETTINGS,
   type NotificationSettings,
 } from '@vigil/notification-policy';
+import { operatorActor } from '../audit/audit-event';
+import { SqlAuditLog } from '../audit/sql-audit-log';
 import { createPgSqlClient } from '../sql/pg-sql-client';
 import { runMigrations } from '../sql/run-migrations';
 import { type SqlClient } from '../sql/sql-client';
@@ -115,6 +117,38 @@ describe('SqlNotificationSettingsStore', () => {
     await store.saveDetectionConfig(id, { useCustom: true, custom: settings() });
     await until(() => (heard.length >= 2 ? true : undefined));
     expect(heard).toEqual([{ scope: 'global' }, { scope: 'detection', detectionId: id }]);
+  });
+
+  it('records a save’s audit event with it, and none for a refused save', async () => {
+    const id = `det-${randomUUID()}`;
+    const requestId = `req-${randomUUID()}`;
+    const audit = (after: unknown) => ({
+      action: 'settings.detection_changed' as const,
+      context: { actor: operatorActor('ops'), requestId },
+      target: { type: 'detection', id },
+      details: { before: null, after },
+    });
+    const refused = {
+      useCustom: true,
+      custom: settings({ frequency: 'threshold', threshold: null }),
+    };
+    await expect(store.saveDetectionConfig(id, refused, audit(refused))).rejects.toBeInstanceOf(
+      InvalidNotificationSettingsError,
+    );
+    const saved = { useCustom: true, custom: settings() };
+    await store.saveDetectionConfig(id, saved, audit(saved));
+    await store.saveGlobal(settings(), {
+      ...audit(null),
+      action: 'settings.global_changed',
+      target: { type: 'settings', id: 'global' },
+    });
+    const { events } = await new SqlAuditLog(sql).list({ actor: 'ops', limit: 500 });
+    expect(
+      events.filter((e) => e.requestId === requestId).map((e) => [e.action, e.target?.id]),
+    ).toEqual([
+      ['settings.global_changed', 'global'],
+      ['settings.detection_changed', id],
+    ]);
   });
 });
 

@@ -6,6 +6,8 @@ import {
   type DetectionNotificationConfig,
   type NotificationSettings,
 } from '@vigil/notification-policy';
+import { type NewAuditEvent } from '../audit/audit-event';
+import { SqlAuditLog } from '../audit/sql-audit-log';
 import { type SqlClient, type SqlExecutor } from '../sql/sql-client';
 import { InvalidNotificationSettingsError } from './invalid-notification-settings-error';
 import {
@@ -37,7 +39,10 @@ export class SqlNotificationSettingsStore implements NotificationSettingsStore {
       : fromStored(rows[0].settings);
   }
 
-  async saveGlobal(settings: NotificationSettings): Promise<NotificationSettings> {
+  async saveGlobal(
+    settings: NotificationSettings,
+    audit?: NewAuditEvent,
+  ): Promise<NotificationSettings> {
     const valid = validated(settings);
     await this.sql.transaction(async (tx) => {
       await tx.query(
@@ -47,6 +52,7 @@ export class SqlNotificationSettingsStore implements NotificationSettingsStore {
         [JSON.stringify(valid)],
       );
       await announce(tx, { scope: 'global' });
+      if (audit) await new SqlAuditLog(tx).append(audit);
     });
     return valid;
   }
@@ -63,6 +69,7 @@ export class SqlNotificationSettingsStore implements NotificationSettingsStore {
   async saveDetectionConfig(
     detectionId: string,
     config: DetectionNotificationConfig,
+    audit?: NewAuditEvent,
   ): Promise<DetectionNotificationConfig> {
     if (detectionId.length === 0 || detectionId.length > MAX_DETECTION_ID_LENGTH) {
       throw new RangeError(`detection id must be 1 to ${MAX_DETECTION_ID_LENGTH} characters`);
@@ -87,6 +94,7 @@ export class SqlNotificationSettingsStore implements NotificationSettingsStore {
         [detectionId, stored.useCustom, stored.custom ? JSON.stringify(stored.custom) : null],
       );
       await announce(tx, { scope: 'detection', detectionId });
+      if (audit) await new SqlAuditLog(tx).append(audit);
     });
     return stored;
   }

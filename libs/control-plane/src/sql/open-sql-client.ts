@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { makeFolderPrivate } from '@vigil/config';
 import { createPgSqlClient } from './pg-sql-client';
 import { openPgliteSqlClient } from './pglite-sql-client';
 import { type ControlPlaneLogger, type SqlClient } from './sql-client';
@@ -16,8 +17,8 @@ export interface OpenSqlClientOptions {
 
 /**
  * The control plane's database: a `pg` pool when DATABASE_URL is set, otherwise the embedded
- * PostgreSQL shared by every app of the process (DESIGN.md §8). Either way, run the migrations
- * next.
+ * PostgreSQL shared by every app of the process (DESIGN.md §8), in a data folder made
+ * owner-only (0700, files 0600). Either way, run the migrations next.
  */
 export async function openSqlClient(options: OpenSqlClientOptions): Promise<SqlClient> {
   if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
@@ -26,5 +27,7 @@ export async function openSqlClient(options: OpenSqlClientOptions): Promise<SqlC
       applicationName: options.applicationName,
     });
   }
+  // The data folder holds the database, its WAL, the log and the secrets key: owner-only.
+  if (options.dataDir !== '') makeFolderPrivate(options.dataDir);
   return openPgliteSqlClient(join(options.dataDir, 'postgres'), { logger: options.logger });
 }

@@ -41,12 +41,25 @@ function executorOf(target: Queryable): SqlExecutor {
   };
 }
 
+/**
+ * A SqlClient on a PostgreSQL server, with its `pg` pool for libraries that take one (the
+ * shared rate limits of libs/auth). Queries through the pool bypass the SqlClient's mapping of
+ * outages to SqlUnavailableError: such a caller maps them itself (isUnavailableError).
+ */
+export interface PgSqlClient extends SqlClient {
+  readonly pool: Pool;
+}
+
+export function isPgSqlClient(client: SqlClient): client is PgSqlClient {
+  return (client as Partial<PgSqlClient>).pool instanceof Pool;
+}
+
 /** The SqlClient of a real PostgreSQL server, over a `pg` pool of `poolSize` connections. */
 export function createPgSqlClient(
   url: string,
   poolSize: number,
   options: PgSqlClientOptions = {},
-): SqlClient {
+): PgSqlClient {
   const logger = options.logger ?? silentLogger;
   const pool = new Pool({
     connectionString: url,
@@ -61,6 +74,7 @@ export function createPgSqlClient(
 
   return {
     ...executorOf(pool),
+    pool,
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       let connection: PoolClient;
       try {
@@ -70,6 +84,14 @@ export function createPgSqlClient(
       }
       const tx = executorOf(connection);
       let broken: Error | undefined;
+      // A checked-out connection has no pool listener: one the server drops between two of the
+      // transaction's queries (a restart, an administrator's terminate) emits 'error' here, which
+      // unheard would crash the process. The next query then fails and the transaction with it.
+      const onError = (error: Error) => {
+        broken = error;
+        logger.warn({ err: error }, 'database connection failed during a transaction');
+      };
+      connection.on('error', onError);
       try {
         await tx.exec('BEGIN');
         const result = await fn(tx);
@@ -83,7 +105,9 @@ export function createPgSqlClient(
         }
         throw error;
       } finally {
-        // A connection whose rollback failed is destroyed rather than returned to the pool.
+        connection.off('error', onError);
+        // A connection that failed, or whose rollback failed, is destroyed rather than returned
+        // to the pool.
         connection.release(broken);
       }
     },

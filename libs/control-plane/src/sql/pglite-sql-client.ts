@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
-import { claimDataFolder } from '@vigil/config';
+import { claimDataFolder, makeFolderPrivate } from '@vigil/config';
 import {
   silentLogger,
   type ControlPlaneLogger,
@@ -75,6 +75,8 @@ async function createDatabase(key: string, logger: ControlPlaneLogger): Promise<
       parsers: PARSERS,
       serializers: SERIALIZERS,
     });
+    // PGlite writes its initial files with modes of its own (0666): owner-only, like the rest.
+    if (!key.startsWith('memory://')) makeFolderPrivate(key);
     logger.info({ dataDir: key, ms: Date.now() - started }, 'opened the embedded database');
     return database;
   } catch (error) {

@@ -1,8 +1,7 @@
-import { type SqlExecutor } from '../sql/sql-client';
-import { SqlUserStore } from './sql-user-store';
+import { type SqlClient } from '../sql/sql-client';
 import { UserService, type UserServiceOptions } from './user.service';
 
-/** The user use cases over the `users` table of a SqlClient. */
-export function createUserService(sql: SqlExecutor, options: UserServiceOptions = {}): UserService {
-  return new UserService(new SqlUserStore(sql), options);
+/** The user use cases over the `users` tables of a SqlClient. */
+export function createUserService(sql: SqlClient, options: UserServiceOptions = {}): UserService {
+  return new UserService(sql, options);
 }

@@ -24,3 +24,28 @@ export interface UserRecord {
   readonly createdAt: Date;
   readonly disabledAt: Date | null;
 }
+
+/** How a user stands: can sign in, is disabled, or was invited and has not chosen a password. */
+export type UserStatus = 'active' | 'disabled' | 'invited';
+
+/** A user as the member list shows them. */
+export interface UserView extends UserRecord {
+  readonly status: UserStatus;
+  readonly lastSignInAt: Date | null;
+  readonly passwordChangedAt: Date | null;
+  /** Whether the user can sign in with a password. */
+  readonly hasPassword: boolean;
+  /** Whether the user is linked to a single sign-on identity. */
+  readonly singleSignOn: boolean;
+}
+
+/** A single sign-on identity, as verified by the identity provider (OpenID Connect). */
+export interface VerifiedIdentity {
+  readonly issuer: string;
+  /** The provider's stable id of the user (`sub`). */
+  readonly subject: string;
+  readonly email: string;
+  /** Only a verified email may link an existing user or create one. */
+  readonly emailVerified: boolean;
+  readonly name?: string;
+}

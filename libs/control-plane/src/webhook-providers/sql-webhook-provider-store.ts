@@ -1,7 +1,8 @@
 import { type SqlExecutor } from '../sql/sql-client';
+import type { DestinationKind } from '@vigil/destinations';
 import {
+  type PagerDutyDestinationView,
   type WebhookProviderKind,
-  type WebhookProviderTarget,
   type WebhookProviderView,
 } from './webhook-provider';
 
@@ -10,82 +11,151 @@ interface ProviderRow {
   name: string;
   kind: WebhookProviderKind;
   url: string;
+  destination_kind: DestinationKind;
+  destination_options: Record<string, unknown>;
+  destination_credential?: string | null;
   secret?: string;
+  previous_secret?: string | null;
+  previous_secret_expires_at: Date | null;
   created_at: Date;
   rotated_at: Date | null;
   deleted_at?: Date | null;
 }
 
-const VIEW_COLUMNS = 'id, name, kind, url, created_at, rotated_at';
+/** A provider row with its secrets as stored (sealed, or a plaintext from before sealing). */
+export interface StoredProviderSecrets {
+  id: string;
+  name: string;
+  url: string;
+  destinationKind: DestinationKind;
+  /** What the kind needs besides its credential (PagerDuty: severityMapping, source, region). */
+  destinationOptions: Record<string, unknown>;
+  /** The Slack or Teams URL or the PagerDuty routing key, as stored; null for webhooks. */
+  destinationCredential: string | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  deleted: boolean;
+}
+
+const VIEW_COLUMNS =
+  'id, name, kind, url, destination_kind, destination_options, created_at, rotated_at, ' +
+  'previous_secret_expires_at';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-function toView(row: ProviderRow): WebhookProviderView {
+/** The view at `now`: the previous secret's end shows only while it still signs. */
+function toView(row: ProviderRow, now: Date): WebhookProviderView {
+  const previousUntil =
+    row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at);
   return {
     id: row.id,
     name: row.name,
     kind: row.kind,
+    destination: row.destination_kind,
     url: row.url,
+    ...(row.destination_kind === 'pagerduty'
+      ? { pagerDuty: row.destination_options as unknown as PagerDutyDestinationView }
+      : {}),
     createdAt: new Date(row.created_at),
     rotatedAt: row.rotated_at === null ? null : new Date(row.rotated_at),
+    ...(previousUntil !== null && previousUntil > now
+      ? { previousSecretValidUntil: previousUntil }
+      : {}),
   };
 }
 
-/** The `webhook_providers` table (migration 0003). Only `targets` ever reads the secret. */
+/**
+ * The `webhook_providers` table (migrations 0003, 0007). Secrets go in and come out as stored:
+ * sealing and opening them is the service's. Only `secretsOf` reads them.
+ */
 export class SqlWebhookProviderStore {
   constructor(private readonly sql: SqlExecutor) {}
 
   async insert(provider: {
+    id: string;
     name: string;
     kind: WebhookProviderKind;
     url: string;
+    destinationKind: DestinationKind;
+    destinationOptions: Record<string, unknown>;
+    /** Sealed by the caller; null for webhooks. */
+    destinationCredential: string | null;
     secret: string;
     createdAt: Date;
   }): Promise<WebhookProviderView> {
     const { rows } = await this.sql.query<ProviderRow>(
-      `INSERT INTO webhook_providers (name, kind, url, secret, created_at)
-       VALUES ($1, $2, $3, $4, $5) RETURNING ${VIEW_COLUMNS}`,
-      [provider.name, provider.kind, provider.url, provider.secret, provider.createdAt],
+      `INSERT INTO webhook_providers
+         (id, name, kind, url, destination_kind, destination_options, destination_credential,
+          secret, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9) RETURNING ${VIEW_COLUMNS}`,
+      [
+        provider.id,
+        provider.name,
+        provider.kind,
+        provider.url,
+        provider.destinationKind,
+        JSON.stringify(provider.destinationOptions),
+        provider.destinationCredential,
+        provider.secret,
+        provider.createdAt,
+      ],
     );
-    return toView(rows[0]);
+    return toView(rows[0], provider.createdAt);
   }
 
-  async listLive(): Promise<WebhookProviderView[]> {
+  async listLive(now: Date): Promise<WebhookProviderView[]> {
     const { rows } = await this.sql.query<ProviderRow>(
       `SELECT ${VIEW_COLUMNS} FROM webhook_providers WHERE deleted_at IS NULL
        ORDER BY created_at DESC, id`,
     );
-    return rows.map(toView);
+    return rows.map((row) => toView(row, now));
   }
 
-  async replaceSecret(id: string, secret: string, at: Date): Promise<WebhookProviderView | null> {
+  /**
+   * Puts `secret` in place; the replaced one becomes the previous secret until
+   * `previousExpiresAt`, or is dropped at once when that is null.
+   */
+  async rotateSecret(
+    id: string,
+    secret: string,
+    at: Date,
+    previousExpiresAt: Date | null,
+  ): Promise<WebhookProviderView | null> {
     if (!isUuid(id)) return null;
     const { rows } = await this.sql.query<ProviderRow>(
-      `UPDATE webhook_providers SET secret = $2, rotated_at = $3
+      `UPDATE webhook_providers
+       SET previous_secret = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret END,
+           previous_secret_expires_at = $4::timestamptz,
+           secret = $2, rotated_at = $3
        WHERE id = $1 AND deleted_at IS NULL RETURNING ${VIEW_COLUMNS}`,
-      [id, secret, at],
+      [id, secret, at, previousExpiresAt],
     );
-    return rows.length === 0 ? null : toView(rows[0]);
+    return rows.length === 0 ? null : toView(rows[0], at);
   }
 
   async markDeleted(id: string, at: Date): Promise<boolean> {
     if (!isUuid(id)) return false;
     const { rowCount } = await this.sql.query(
-      'UPDATE webhook_providers SET deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL',
+      `UPDATE webhook_providers
+       SET deleted_at = $2, previous_secret = NULL, previous_secret_expires_at = NULL
+       WHERE id = $1 AND deleted_at IS NULL`,
       [id, at],
     );
     return rowCount > 0;
   }
 
-  /** Providers by id, deleted ones included (flagged) so callers can tell them from unknown ids. */
-  async targets(ids: readonly string[]): Promise<WebhookProviderTarget[]> {
+  /** Providers by id with their stored secrets, deleted ones included (flagged). */
+  async secretsOf(ids: readonly string[]): Promise<StoredProviderSecrets[]> {
     const valid = ids.filter(isUuid);
     if (valid.length === 0) return [];
     const { rows } = await this.sql.query<ProviderRow>(
-      `SELECT id, name, kind, url, secret, created_at, rotated_at, deleted_at
+      `SELECT id, name, kind, url, destination_kind, destination_options, destination_credential,
+              secret, previous_secret, previous_secret_expires_at, created_at, rotated_at,
+              deleted_at
        FROM webhook_providers WHERE id = ANY($1::uuid[])`,
       [valid],
     );
@@ -93,7 +163,13 @@ export class SqlWebhookProviderStore {
       id: row.id,
       name: row.name,
       url: row.url,
+      destinationKind: row.destination_kind,
+      destinationOptions: row.destination_options,
+      destinationCredential: row.destination_credential ?? null,
       secret: row.secret ?? '',
+      previousSecret: row.previous_secret ?? null,
+      previousSecretExpiresAt:
+        row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
       deleted: row.deleted_at !== null && row.deleted_at !== undefined,
     }));
   }

@@ -6,6 +6,8 @@ export class WebhookProviderError extends Error {
     readonly code: WebhookProviderErrorCode,
     message: string,
     readonly field?: string,
+    /** Every refused field of a destination, each with its message (the first is `field`). */
+    readonly fieldErrors: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
     this.name = 'WebhookProviderError';

@@ -29,6 +29,7 @@ describe('WebhookProviderService on PostgreSQL', () => {
       id: expect.any(String),
       name: 'Tines',
       kind: 'automation',
+      destination: 'webhook',
       url: 'http://127.0.0.1:9/hook',
       createdAt: expect.any(Date),
       rotatedAt: null,

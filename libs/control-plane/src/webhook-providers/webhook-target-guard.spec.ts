@@ -141,6 +141,37 @@ describe('assertWebhookTarget', () => {
       }),
     ).rejects.toThrow(/could not be resolved/);
   });
+
+  const failing = (code: string) => async () => {
+    throw Object.assign(new Error(`getaddrinfo ${code} example.invalid`), { code });
+  };
+
+  it.each(['ENOTFOUND', 'ENODATA', 'EAI_NONAME'])(
+    'says in words that a host name was not found (%s), not what the resolver said',
+    async (code) => {
+      await expect(
+        assertWebhookTarget('https://example.invalid/hook', PUBLIC_TARGETS_ONLY, failing(code)),
+      ).rejects.toThrow(
+        new WebhookTargetError(
+          'The host name example.invalid could not be found (DNS). Check the URL.',
+        ),
+      );
+    },
+  );
+
+  it('says to try again when the DNS lookup failed for now', async () => {
+    await expect(
+      assertWebhookTarget('https://example.invalid/', PUBLIC_TARGETS_ONLY, failing('EAI_AGAIN')),
+    ).rejects.toThrow(
+      'The host name example.invalid could not be resolved: the DNS lookup failed for now. Try again in a moment.',
+    );
+  });
+
+  it('says that a host name without an address has none', async () => {
+    await expect(
+      assertWebhookTarget('https://example.invalid/', PUBLIC_TARGETS_ONLY, async () => []),
+    ).rejects.toThrow('The host name example.invalid has no address (DNS). Check the URL.');
+  });
 });
 
 describe('guardedLookup', () => {

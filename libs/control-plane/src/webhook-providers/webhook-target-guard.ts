@@ -146,13 +146,33 @@ export async function assertWebhookTarget(
   try {
     addresses = await resolve(host);
   } catch (error) {
-    throw new WebhookTargetError(
-      `${host} could not be resolved: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new WebhookTargetError(unresolvedHostMessage(host, error));
   }
-  if (addresses.length === 0) throw new WebhookTargetError(`${host} has no address`);
+  if (addresses.length === 0) {
+    throw new WebhookTargetError(`The host name ${host} has no address (DNS). Check the URL.`);
+  }
   for (const { address } of addresses) assertAddressAllowed(host, address, policy);
   return url;
+}
+
+/** Resolver codes for a name that does not exist, or exists without an address. */
+const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA', 'ENONAME']);
+/** Resolver codes for a lookup that failed for now (no answer, a failing server). */
+const TRY_AGAIN_CODES = new Set(['EAI_AGAIN', 'ETIMEOUT', 'ESERVFAIL', 'ECONNREFUSED', 'EAI_FAIL']);
+
+/**
+ * Why a host name could not be resolved at enrollment, in words for the URL field rather than
+ * the resolver's `getaddrinfo ENOTFOUND`.
+ */
+function unresolvedHostMessage(host: string, error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && NOT_FOUND_CODES.has(code)) {
+    return `The host name ${host} could not be found (DNS). Check the URL.`;
+  }
+  if (typeof code === 'string' && TRY_AGAIN_CODES.has(code)) {
+    return `The host name ${host} could not be resolved: the DNS lookup failed for now. Try again in a moment.`;
+  }
+  return `The host name ${host} could not be resolved. Check the URL.`;
 }
 
 /**

@@ -1,0 +1,35 @@
+import { type SqlExecutor } from '../sql/sql-client';
+import { type NewDelivery } from './delivery';
+import { ROWS_PER_STATEMENT, valuesList } from './values-list';
+
+/**
+ * Creates deliveries in the caller's transaction; one that exists for the same notification and
+ * target is left alone. Returns how many were created.
+ */
+export async function insertDeliveries(
+  tx: SqlExecutor,
+  deliveries: readonly NewDelivery[],
+): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < deliveries.length; i += ROWS_PER_STATEMENT) {
+    const chunk = deliveries.slice(i, i + ROWS_PER_STATEMENT);
+    const params = chunk.flatMap((d) => [
+      d.id,
+      d.notificationId,
+      d.kind,
+      d.channel,
+      d.target,
+      d.subjectId,
+      d.payloadJson ?? JSON.stringify(d.payload),
+    ]);
+    const { rowCount } = await tx.query(
+      `INSERT INTO deliveries
+         (id, notification_id, kind, channel, target, subject_id, payload)
+       VALUES ${valuesList(chunk.length, 7, ['::uuid', '', '', '', '', '', '::json'])}
+       ON CONFLICT (notification_id, channel, target) DO NOTHING`,
+      params,
+    );
+    inserted += rowCount;
+  }
+  return inserted;
+}
