@@ -11,14 +11,39 @@ export {
   type RequiredScope,
 } from './require-scope';
 export { ApiAuthModule, type ApiAuthModuleAsyncOptions } from './api-auth.module';
+export { createTokenRateLimiter } from './create-token-rate-limiter';
 export {
-  TokenRateLimiter,
-  createTokenRateLimiter,
   type RateLimitDecision,
+  type TokenRateLimiter,
   type TokenRateLimiterOptions,
 } from './token-rate-limiter';
+export { FlexibleTokenRateLimiter } from './flexible-token-rate-limiter';
+export { RATE_LIMITS_TABLE, rateLimitStoreFor, type RateLimitStore } from './rate-limit-store';
+export { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
 export {
   SpeculativeReads,
   type SpeculativeRead,
   type SpeculativeReadsOptions,
 } from './speculative-reads';
+export { tokenPrincipalOf } from './token-principal';
+export {
+  DEFAULT_SIGN_IN_THROTTLE,
+  decideSignInAttempt,
+  delayAfterFailures,
+  waitsAfterFailure,
+  type SignInLimit,
+  type SignInThrottlePolicy,
+  type SignInThrottleState,
+  type ThrottleDecision,
+  type ThrottleKeyState,
+  type ThrottleRule,
+} from './sign-in-throttle/sign-in-throttle-policy';
+export { SignInThrottle, type FailureRecorded } from './sign-in-throttle/sign-in-throttle';
+export { OidcError, type OidcErrorCode } from './oidc/oidc-error';
+export {
+  OpenIdConnectClient,
+  type AuthorizationChecks,
+  type AuthorizationStart,
+  type OidcIdentity,
+  type OpenIdConnectSettings,
+} from './oidc/openid-connect-client';

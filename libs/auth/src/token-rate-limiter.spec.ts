@@ -1,4 +1,4 @@
-import { createTokenRateLimiter } from './token-rate-limiter';
+import { createTokenRateLimiter } from './create-token-rate-limiter';
 
 describe('TokenRateLimiter', () => {
   it('allows the configured requests per minute, then refuses with a Retry-After', async () => {

@@ -1,8 +1,12 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimitStore } from './rate-limit-store';
 
 export interface TokenRateLimiterOptions {
-  /** Requests each token may make per rolling minute window (API_RATE_LIMIT_PER_MINUTE). */
+  /** Requests each token may make per one-minute window (API_RATE_LIMIT_PER_MINUTE, …). */
   readonly pointsPerMinute: number;
+  /** Budgets of limiters with different names never mix (`api`, `ingest`). */
+  readonly name?: string;
+  /** Where budgets are counted; this process's memory when absent (one instance only). */
+  readonly store?: RateLimitStore;
 }
 
 export type RateLimitDecision =
@@ -22,49 +26,12 @@ export type RateLimitDecision =
     };
 
 /**
- * A per-token request budget, in memory (per API process). The API calls `consume(tokenId)` after
- * authentication and answers 429 with Retry-After when it is not allowed.
+ * A request budget per token and minute. The API and ingest call `consume(tokenId)` after
+ * authentication and answer 429 with Retry-After when it is not allowed. With a PostgreSQL
+ * store every instance spends from the same budget; `consume` then rejects with
+ * SqlUnavailableError when the database cannot be reached (the caller fails closed).
  */
-export class TokenRateLimiter {
-  private readonly limiter: RateLimiterMemory;
+export interface TokenRateLimiter {
   readonly limit: number;
-
-  constructor(options: TokenRateLimiterOptions) {
-    if (!Number.isInteger(options.pointsPerMinute) || options.pointsPerMinute < 1) {
-      throw new RangeError('pointsPerMinute must be a positive integer');
-    }
-    this.limit = options.pointsPerMinute;
-    this.limiter = new RateLimiterMemory({
-      keyPrefix: 'api-token',
-      points: options.pointsPerMinute,
-      duration: 60,
-    });
-  }
-
-  async consume(tokenId: string): Promise<RateLimitDecision> {
-    try {
-      const res = await this.limiter.consume(tokenId);
-      return {
-        allowed: true,
-        limit: this.limit,
-        remaining: res.remainingPoints,
-        resetSeconds: Math.ceil(res.msBeforeNext / 1000),
-      };
-    } catch (rejection) {
-      // rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent.
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      return {
-        allowed: false,
-        limit: this.limit,
-        remaining: 0,
-        resetSeconds: seconds,
-        retryAfterSeconds: seconds,
-      };
-    }
-  }
-}
-
-export function createTokenRateLimiter(options: TokenRateLimiterOptions): TokenRateLimiter {
-  return new TokenRateLimiter(options);
+  consume(tokenId: string): Promise<RateLimitDecision>;
 }
