@@ -1,0 +1,26 @@
+import {
+  type AuditContext,
+  type EnrollWebhookProviderCommand,
+  type RotateWebhookSecretOptions,
+  type WebhookProviderView,
+  type WebhookProviderWithSecret,
+} from '@vigil/control-plane';
+
+/**
+ * The enrolled webhook providers (WebhookProviderService, which applies the target policy);
+ * refusals are WebhookProviderErrors. A change is recorded in the audit log under `audit` in the
+ * transaction that makes it.
+ */
+export interface WebhookProviders {
+  list(): Promise<WebhookProviderView[]>;
+  enroll(
+    command: EnrollWebhookProviderCommand,
+    audit: AuditContext,
+  ): Promise<WebhookProviderWithSecret>;
+  rotateSecret(
+    id: string,
+    options: RotateWebhookSecretOptions,
+    audit: AuditContext,
+  ): Promise<WebhookProviderWithSecret>;
+  delete(id: string, audit: AuditContext): Promise<void>;
+}

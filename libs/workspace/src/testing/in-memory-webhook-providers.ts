@@ -1,0 +1,79 @@
+import {
+  WebhookProviderError,
+  type AuditContext,
+  type EnrollWebhookProviderCommand,
+  type RotateWebhookSecretOptions,
+  type WebhookProviderView,
+  type WebhookProviderWithSecret,
+} from '@vigil/control-plane';
+import { type WebhookProviders } from '../ports/webhook-providers';
+
+/**
+ * The enrolled providers of the specs; a URL containing `private` is refused as a target. Each
+ * change is kept in `audited` with its audit context, as the service records it.
+ */
+export class InMemoryWebhookProviders implements WebhookProviders {
+  readonly providers: WebhookProviderView[] = [];
+  readonly audited: { action: string; id: string; audit: AuditContext; overlapMs?: number }[] = [];
+  private secrets = 0;
+
+  /** Enrolls directly, for a spec's starting state. */
+  add(name: string, id = `provider-${this.providers.length + 1}`): WebhookProviderView {
+    const provider: WebhookProviderView = {
+      id,
+      name,
+      kind: 'custom',
+      destination: 'webhook',
+      url: `https://hooks.example.com/${id}`,
+      createdAt: new Date(0),
+      rotatedAt: null,
+    };
+    this.providers.push(provider);
+    return provider;
+  }
+
+  async list(): Promise<WebhookProviderView[]> {
+    return [...this.providers];
+  }
+
+  async enroll(
+    command: EnrollWebhookProviderCommand,
+    audit: AuditContext,
+  ): Promise<WebhookProviderWithSecret> {
+    if (command.url.includes('private')) {
+      throw new WebhookProviderError('target_refused', 'a private address', 'url');
+    }
+    const provider = { ...this.add(command.name), kind: command.kind, url: command.url };
+    this.providers[this.providers.length - 1] = provider;
+    this.audited.push({ action: 'provider.enrolled', id: provider.id, audit });
+    return { provider, secret: this.nextSecret() };
+  }
+
+  async rotateSecret(
+    id: string,
+    options: RotateWebhookSecretOptions,
+    audit: AuditContext,
+  ): Promise<WebhookProviderWithSecret> {
+    const provider = this.providers.find((p) => p.id === id);
+    if (provider === undefined) throw new WebhookProviderError('not_found', 'No such provider');
+    this.audited.push({
+      action: 'provider.secret_rotated',
+      id,
+      audit,
+      overlapMs: options.overlapMs,
+    });
+    return { provider: { ...provider, rotatedAt: new Date(1) }, secret: this.nextSecret() };
+  }
+
+  async delete(id: string, audit: AuditContext): Promise<void> {
+    const at = this.providers.findIndex((p) => p.id === id);
+    if (at < 0) throw new WebhookProviderError('not_found', 'No such provider');
+    this.providers.splice(at, 1);
+    this.audited.push({ action: 'provider.deleted', id, audit });
+  }
+
+  private nextSecret(): string {
+    this.secrets += 1;
+    return `whsec_${this.secrets}`;
+  }
+}
