@@ -1,32 +1,33 @@
-import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { API_KEYS_PATH } from './api-keys/api-key-list-page';
+import { page, redirect, type WebResult } from './responses/web-result';
 import { SignedInGuard } from './security/signed-in.guard';
-import { type WebRequest } from './security/web-request';
-import { accountPage } from './views/account-page';
-import { sendPage } from './views/send-page';
+import { SignedInSession, type Viewer } from './security/signed-in-session.decorator';
+import { ACCOUNT_PATH, accountPage } from './views/account-page';
+
+const ACCESS_PATH = '/settings/access';
 
 /** The entry points of the application and Settings → Access → Your account. */
 @Controller()
 @UseGuards(SignedInGuard)
 export class SettingsController {
   @Get()
-  home(@Res() res: Response): void {
-    res.redirect(303, '/settings/access');
+  home(): WebResult {
+    return redirect(ACCESS_PATH);
   }
 
   @Get('settings')
-  settings(@Res() res: Response): void {
-    res.redirect(303, '/settings/access');
+  settings(): WebResult {
+    return redirect(ACCESS_PATH);
   }
 
   @Get('settings/access')
-  access(@Req() req: WebRequest, @Res() res: Response): void {
-    const admin = req.auth!.user.role === 'admin';
-    res.redirect(303, admin ? '/settings/access/api-keys' : '/settings/access/account');
+  access(@SignedInSession() viewer: Viewer): WebResult {
+    return redirect(viewer.session.user.role === 'admin' ? API_KEYS_PATH : ACCOUNT_PATH);
   }
 
   @Get('settings/access/account')
-  account(@Req() req: WebRequest, @Res() res: Response): void {
-    sendPage(res, accountPage(req.auth!, req.csrfToken));
+  account(@SignedInSession() viewer: Viewer): WebResult {
+    return page(accountPage(viewer));
   }
 }

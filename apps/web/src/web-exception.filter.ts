@@ -8,7 +8,7 @@ import {
 import type { Response } from 'express';
 import { type Logger } from '@vigil/config';
 import { isUnavailableError } from '@vigil/control-plane';
-import { REQUEST_ID_HEADER } from '@vigil/http';
+import { REQUEST_ID_HEADER, html } from '@vigil/http';
 import { ReadModelUnavailableError } from '@vigil/search';
 import {
   CsrfRefusedException,
@@ -16,9 +16,18 @@ import {
   SignInRequiredException,
 } from './security/web-exceptions';
 import { type WebRequest } from './security/web-request';
-import { html } from '@vigil/http';
-import { sendPage } from './views/send-page';
+import { httpStatusOf } from './responses/domain-error-status';
+import { logSafePath } from './security/log-safe-path';
+import { sendWebResult } from './responses/send-web-result';
+import { page } from './responses/web-result';
 import { statusPage, type StatusPageModel } from './views/status-page';
+
+const NOT_FOUND: StatusPageModel = {
+  status: 404,
+  title: 'Page not found',
+  paragraphs: ['There is nothing here. It may have been deleted, or the address is mistyped.'],
+  actions: html`<a class="button" href="/">Go to Vigil</a>`,
+};
 
 function describe(exception: unknown, requestId: string | undefined): StatusPageModel {
   if (exception instanceof CsrfRefusedException) {
@@ -45,14 +54,7 @@ function describe(exception: unknown, requestId: string | undefined): StatusPage
       actions: html`<a class="button" href="/settings/access/account">Your account</a>`,
     };
   }
-  if (exception instanceof NotFoundException) {
-    return {
-      status: 404,
-      title: 'Page not found',
-      paragraphs: ['There is nothing here. It may have been deleted, or the address is mistyped.'],
-      actions: html`<a class="button" href="/">Go to Vigil</a>`,
-    };
-  }
+  if (exception instanceof NotFoundException) return NOT_FOUND;
   if (isUnavailableError(exception)) {
     return {
       status: 503,
@@ -71,10 +73,14 @@ function describe(exception: unknown, requestId: string | undefined): StatusPage
       requestId,
     };
   }
+  // A use case's refusal, by its code (the one mapping of domain errors), then Nest's and the
+  // body parser's own.
   const status =
-    exception instanceof HttpException
+    httpStatusOf(exception) ??
+    (exception instanceof HttpException
       ? exception.getStatus()
-      : ((exception as { status?: unknown } | null)?.status as number | undefined);
+      : ((exception as { status?: unknown } | null)?.status as number | undefined));
+  if (status === 404) return NOT_FOUND;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return {
       status,
@@ -107,15 +113,17 @@ export class WebExceptionFilter implements ExceptionFilter {
     const requestId = res.getHeader(REQUEST_ID_HEADER) as string | undefined;
     // req.path is relative to where Nest mounted a middleware; the original URL is not.
     const path = req.originalUrl.split('?')[0];
+    const logged = logSafePath(path);
     const model = describe(exception, requestId);
     if (model.status >= 500) {
-      this.logger.error({ err: exception, requestId, path }, 'request failed');
+      this.logger.error({ err: exception, requestId, path: logged }, 'request failed');
     } else if (model.status === 403) {
       this.logger.warn(
-        { requestId, path, method: req.method, userId: req.auth?.user.id },
+        { requestId, path: logged, method: req.method, userId: req.auth?.user.id },
         model.title,
       );
     }
-    sendPage(res, statusPage(req.auth, req.csrfToken ?? '', path, model), model.status);
+    const viewer = req.auth && { session: req.auth, csrfToken: req.csrfToken ?? '' };
+    sendWebResult(res, page(statusPage(viewer, path, model), model.status));
   }
 }

@@ -4,77 +4,79 @@ import {
   Module,
   type NestModule,
 } from '@nestjs/common';
-import {
-  ApiTokenService,
-  DeliveryService,
-  SessionService,
-  UserService,
-  WebhookProviderService,
-  type NotificationSettingsStore,
-} from '@vigil/control-plane';
-import { type EventReadModel } from '@vigil/search';
+import { SessionService, UserService } from '@vigil/control-plane';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AssetsController } from './assets.controller';
+import { AuditLogController } from './audit-log/audit-log.controller';
+import { AUDIT_RETENTION_DAYS } from './audit-log/audit-retention';
+import { DetectionDeliveriesController } from './detections/detection-deliveries.controller';
+import { DetectionNotificationsController } from './detections/detection-notifications.controller';
 import { DetectionsController } from './detections/detections.controller';
-import { EVENT_READ_MODEL } from './detections/event-read-model.token';
-import { HealthController } from './health.controller';
 import { IntegrationsController } from './integrations/integrations.controller';
-import { SendTestEvent } from './integrations/send-test-event';
+import { SECRET_OVERLAP_MS } from './integrations/secret-overlap';
+import { WebhookProviderController } from './integrations/webhook-provider.controller';
 import { InvestigationsController } from './investigations/investigations.controller';
+import { ACCOUNT_EMAILS } from './members/account-emails';
+import { MemberController } from './members/member.controller';
+import { MembersController } from './members/members.controller';
 import { NotificationSettingsController } from './notifications/notification-settings.controller';
-import { NOTIFICATION_SETTINGS_STORE } from './notifications/notification-settings-store.token';
+import { OneTimeLinkController } from './one-time-links/one-time-link.controller';
 import { CookiePolicy } from './security/cookie-policy';
 import { CsrfMiddleware } from './security/csrf.middleware';
 import { SessionMiddleware } from './security/session.middleware';
-import { SignInThrottle } from './security/sign-in-throttle';
+import { FreshSession } from './security/fresh-session';
+import { SIGN_IN_OPTIONS } from './security/sign-in-options';
 import { WEB_ORIGIN } from './security/web-origin';
 import { SettingsController } from './settings.controller';
 import { SignInController } from './sign-in.controller';
+import { SingleSignOnController } from './single-sign-on.controller';
+import { type WebDependencies } from './web-dependencies';
+import { workspaceProviders } from './workspace-providers';
 
-export interface WebDependencies {
-  readonly users: UserService;
-  readonly sessions: SessionService;
-  readonly tokens: ApiTokenService;
-  readonly cookies: CookiePolicy;
-  readonly throttle: SignInThrottle;
-  /** Origin of APP_URL: the one origin allowed to post forms. */
-  readonly origin: string;
-  /** The Elasticsearch read models: detections, events, investigations. */
-  readonly readModel: EventReadModel;
-  readonly notificationSettings: NotificationSettingsStore;
-  readonly webhookProviders: WebhookProviderService;
-  readonly deliveries: DeliveryService;
-  readonly testEvents: SendTestEvent;
-}
+export { type WebDependencies } from './web-dependencies';
 
 @Module({})
 export class WebModule implements NestModule {
   static register(deps: WebDependencies): DynamicModule {
     return {
       module: WebModule,
+      // IntegrationsController before WebhookProviderController, MembersController before
+      // MemberController: `new` is neither a provider id nor a member id.
       controllers: [
-        HealthController,
         AssetsController,
         SignInController,
+        SingleSignOnController,
         SettingsController,
         ApiKeysController,
         DetectionsController,
+        DetectionNotificationsController,
+        DetectionDeliveriesController,
         InvestigationsController,
         NotificationSettingsController,
         IntegrationsController,
+        WebhookProviderController,
+        MembersController,
+        MemberController,
+        AuditLogController,
+        OneTimeLinkController,
       ],
       providers: [
         { provide: UserService, useValue: deps.users },
         { provide: SessionService, useValue: deps.sessions },
-        { provide: ApiTokenService, useValue: deps.tokens },
         { provide: CookiePolicy, useValue: deps.cookies },
-        { provide: SignInThrottle, useValue: deps.throttle },
+        FreshSession,
+        {
+          provide: SIGN_IN_OPTIONS,
+          useValue: {
+            singleSignOn: deps.singleSignOn?.displayName,
+            passwordSignIn: deps.passwordSignIn,
+          },
+        },
         { provide: WEB_ORIGIN, useValue: deps.origin },
-        { provide: EVENT_READ_MODEL, useValue: deps.readModel },
-        { provide: NOTIFICATION_SETTINGS_STORE, useValue: deps.notificationSettings },
-        { provide: WebhookProviderService, useValue: deps.webhookProviders },
-        { provide: DeliveryService, useValue: deps.deliveries },
-        { provide: SendTestEvent, useValue: deps.testEvents },
+        { provide: SECRET_OVERLAP_MS, useValue: deps.secretOverlapMs },
+        { provide: AUDIT_RETENTION_DAYS, useValue: deps.auditRetentionDays },
+        { provide: ACCOUNT_EMAILS, useValue: deps.mailer !== undefined },
+        ...workspaceProviders(deps),
       ],
     };
   }
@@ -83,7 +85,7 @@ export class WebModule implements NestModule {
     // Session first: the CSRF check needs to know whose token to expect.
     consumer
       .apply(SessionMiddleware, CsrfMiddleware)
-      .exclude('assets/{*path}', 'healthz')
+      .exclude('assets/{*path}')
       .forRoutes('{*path}');
   }
 }

@@ -8,6 +8,7 @@ import {
   type PermissionLevel,
   type Scope,
 } from '@vigil/control-plane';
+import { type CreateApiTokenCommand } from '@vigil/workspace';
 
 export const EXPIRY_CHOICES = [
   { days: 30, label: '30 days' },
@@ -82,6 +83,26 @@ export function parseExpiry(values: ApiKeyFormValues): number | FieldProblem {
   return EXPIRY_CHOICES.some((c) => c.days === days)
     ? days
     : { field: 'expiresInDays', message: 'must be one of 30 days, 60 days, 90 days or 1 year' };
+}
+
+/**
+ * The create form as a command: an expiry that is not one of the offered choices is refused by
+ * the form itself, reported with the token rules' problems.
+ */
+export function createApiTokenCommand(
+  values: ApiKeyFormValues,
+  body: Record<string, unknown>,
+  createdBy: string,
+  now: Date,
+): CreateApiTokenCommand {
+  const expiry = parseExpiry(values);
+  return {
+    name: values.name,
+    permissions: { ...unknownScopeFields(body), ...values.levels },
+    createdBy,
+    now,
+    ...(typeof expiry === 'number' ? { expiresInDays: expiry } : { refused: [expiry] }),
+  };
 }
 
 const FIELD_LABELS: Readonly<Record<string, string>> = {

@@ -1,43 +1,22 @@
-import {
-  Controller,
-  Get,
-  Inject,
-  NotFoundException,
-  Param,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import type { Response } from 'express';
-import {
-  ApiTokenService,
-  DEFAULT_TOKEN_LIFETIME_DAYS,
-  TokenError,
-  isPermissionLevel,
-  validateCreateToken,
-  type FieldProblem,
-} from '@vigil/control-plane';
+import { Body, Controller, Get, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { TokenError, isPermissionLevel, type AuditContext } from '@vigil/control-plane';
+import { CreateApiToken, DeleteApiToken, FindApiToken, ListApiTokens } from '@vigil/workspace';
+import { httpStatusOf } from '../responses/domain-error-status';
+import { page, redirect, type WebResult } from '../responses/web-result';
 import { AdminActionGuard } from '../security/admin-action.guard';
-import { type WebRequest } from '../security/web-request';
-import { sendPage } from '../views/send-page';
+import { AuditedBy } from '../security/audit-context.decorator';
+import { SignedInSession, type Viewer } from '../security/signed-in-session.decorator';
 import {
   EMPTY_FORM,
+  createApiTokenCommand,
   formErrors,
-  parseExpiry,
   readApiKeyForm,
-  unknownScopeFields,
   withPreset,
 } from './api-key-form';
-import {
-  API_KEYS_PATH,
-  apiKeyCreatedGonePage,
-  apiKeyCreatedPage,
-  apiKeyListPage,
-  createApiKeyPage,
-  deleteApiKeyPage,
-} from './api-key-pages';
+import { apiKeyCreatedGonePage, apiKeyCreatedPage } from './api-key-created-page';
+import { API_KEYS_PATH, apiKeyListPage } from './api-key-list-page';
+import { createApiKeyPage } from './create-api-key-page';
+import { deleteApiKeyPage } from './delete-api-key-page';
 
 const NOTICES: Readonly<Record<string, string>> = {
   deleted: 'API key deleted. Requests made with it are now rejected.',
@@ -45,90 +24,71 @@ const NOTICES: Readonly<Record<string, string>> = {
 
 /**
  * Settings → Access → API Keys. Workspace admins only, on every route and method; the token
- * rules are the ApiTokenService's, the same the operator CLI uses.
+ * rules are the ones the operator CLI applies too.
  */
 @Controller('settings/access/api-keys')
 @UseGuards(new AdminActionGuard('manage API keys'))
 export class ApiKeysController {
-  constructor(@Inject(ApiTokenService) private readonly tokens: ApiTokenService) {}
+  constructor(
+    @Inject(ListApiTokens) private readonly listTokens: ListApiTokens,
+    @Inject(CreateApiToken) private readonly createToken: CreateApiToken,
+    @Inject(FindApiToken) private readonly findToken: FindApiToken,
+    @Inject(DeleteApiToken) private readonly deleteToken: DeleteApiToken,
+  ) {}
 
   @Get()
   async list(
-    @Req() req: WebRequest,
-    @Res() res: Response,
+    @SignedInSession() viewer: Viewer,
     @Query('notice') notice?: string,
-  ): Promise<void> {
-    const tokens = await this.tokens.listTokens();
-    const message = notice === undefined ? undefined : NOTICES[notice];
-    sendPage(res, apiKeyListPage(req.auth!, req.csrfToken, tokens, message));
+  ): Promise<WebResult> {
+    const tokens = await this.listTokens.execute({ now: new Date() });
+    return page(apiKeyListPage(viewer, tokens, notice === undefined ? undefined : NOTICES[notice]));
   }
 
   @Get('new')
-  form(@Req() req: WebRequest, @Res() res: Response): void {
-    sendPage(res, createApiKeyPage(req.auth!, req.csrfToken, EMPTY_FORM));
+  form(@SignedInSession() viewer: Viewer): WebResult {
+    return page(createApiKeyPage(viewer, EMPTY_FORM));
   }
 
   @Post()
-  async create(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+  async create(
+    @SignedInSession() viewer: Viewer,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
     const values = readApiKeyForm(body);
-    const preset = body.preset;
-    if (isPermissionLevel(preset)) {
+    if (isPermissionLevel(body.preset)) {
       // A preset button pressed without the script: show the form with every scope set.
-      return sendPage(res, createApiKeyPage(req.auth!, req.csrfToken, withPreset(values, preset)));
+      return page(createApiKeyPage(viewer, withPreset(values, body.preset)));
     }
-    const command = {
-      name: values.name,
-      permissions: { ...unknownScopeFields(body), ...values.levels },
-      createdBy: req.auth!.user.email,
-    };
-    const problems: FieldProblem[] = [];
+    const command = createApiTokenCommand(values, body, viewer.session.user.email, new Date());
     try {
-      const expiry = parseExpiry(values);
-      if (typeof expiry === 'number') {
-        const { token, value } = await this.tokens.createToken({
-          ...command,
-          expiresInDays: expiry,
-        });
-        return sendPage(res, apiKeyCreatedPage(req.auth!, req.csrfToken, token, value), 201);
-      }
-      problems.push(expiry);
-      // Report the other fields' problems too, in the same pass.
-      validateCreateToken({ ...command, expiresInDays: DEFAULT_TOKEN_LIFETIME_DAYS }, new Date());
+      const { token, value } = await this.createToken.execute(command, audit);
+      return page(apiKeyCreatedPage(viewer, token, value), 201);
     } catch (error) {
       if (!(error instanceof TokenError) || error.code !== 'invalid_request') throw error;
-      problems.push(...error.details);
+      return page(createApiKeyPage(viewer, values, formErrors(error.details)), httpStatusOf(error));
     }
-    sendPage(res, createApiKeyPage(req.auth!, req.csrfToken, values, formErrors(problems)), 422);
   }
 
   /** Where the created page's history entry points once the value has been shown. */
   @Get('created')
-  created(@Req() req: WebRequest, @Res() res: Response): void {
-    sendPage(res, apiKeyCreatedGonePage(req.auth!, req.csrfToken));
+  created(@SignedInSession() viewer: Viewer): WebResult {
+    return page(apiKeyCreatedGonePage(viewer));
   }
 
   @Get(':id/delete')
   async confirmDelete(
-    @Req() req: WebRequest,
-    @Res() res: Response,
+    @SignedInSession() viewer: Viewer,
     @Param('id') id: string,
-  ): Promise<void> {
-    const token = (await this.tokens.listTokens()).find((t) => t.id === id);
-    if (token === undefined) throw new NotFoundException('No such API key');
-    sendPage(res, deleteApiKeyPage(req.auth!, req.csrfToken, token));
+  ): Promise<WebResult> {
+    const token = await this.findToken.execute({ tokenId: id, now: new Date() });
+    return page(deleteApiKeyPage(viewer, token));
   }
 
   @Post(':id/delete')
-  async delete(@Res() res: Response, @Param('id') id: string): Promise<void> {
-    try {
-      await this.tokens.deleteToken(id);
-    } catch (error) {
-      if (error instanceof TokenError && error.code === 'not_found') {
-        throw new NotFoundException('No such API key');
-      }
-      throw error;
-    }
-    res.redirect(303, `${API_KEYS_PATH}?notice=deleted`);
+  async delete(@Param('id') id: string, @AuditedBy() audit: AuditContext): Promise<WebResult> {
+    await this.deleteToken.execute({ tokenId: id }, audit);
+    return redirect(`${API_KEYS_PATH}?notice=deleted`);
   }
 }

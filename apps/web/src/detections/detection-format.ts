@@ -1,4 +1,3 @@
-import { formatDate } from '../views/format-date';
 import { html, type SafeHtml } from '@vigil/http';
 
 const COUNT = new Intl.NumberFormat('en-US');
@@ -12,13 +11,6 @@ export function formatCount(n: number): string {
 export function riskBadge(score: number): SafeHtml {
   const band = score >= 8 ? 'high' : score >= 5 ? 'medium' : 'low';
   return html`<span class="risk risk-${band}">${RISK.format(score)}</span>`;
-}
-
-/** A date on one line and its time below, for narrow table columns. */
-export function tableDate(iso: string): SafeHtml {
-  const at = new Date(iso);
-  const [day, time] = formatDate(at).split(', ');
-  return html`<time datetime="${at.toISOString()}">${day}<span class="time">${time}</span></time>`;
 }
 
 export function detectionPath(id: string): string {

@@ -1,28 +1,45 @@
-import { type ActiveSession } from '@vigil/control-plane';
+import { html, type SafeHtml } from '@vigil/http';
 import { type DetectionListItem } from '@vigil/search';
-import { html } from '@vigil/http';
+import { type DetectionListPage } from '@vigil/workspace';
+import { type Viewer } from '../security/signed-in-session.decorator';
+import { dataTable } from '../views/data-table';
 import { appPage, pageHeader } from '../views/layout';
-import { detectionPath, formatCount, riskBadge, tableDate, withQuery } from './detection-format';
+import { pager } from '../views/pager';
+import { tableDate } from '../views/table-date';
+import { detectionPath, formatCount, riskBadge, withQuery } from './detection-format';
 
 export const DETECTIONS_PATH = '/u/detections';
 
-export interface DetectionListModel {
-  readonly items: readonly DetectionListItem[];
-  readonly nextCursor: string | null;
-  /** Whether this is a later page (offers the way back to the first). */
-  readonly paged: boolean;
+function detectionRow(d: DetectionListItem): SafeHtml {
+  return html`<tr data-detection-id="${d.id}">
+    <td class="cell-name">
+      <a href="${detectionPath(d.id)}">${d.name || d.id}</a
+      ><span class="cell-sub mono">${d.id}</span>
+    </td>
+    <td class="num">${formatCount(d.event_count)}</td>
+    <td class="num">${riskBadge(d.max_risk_score)}</td>
+    <td class="cell-date">${tableDate(d.last_seen)}</td>
+  </tr>`;
+}
+
+function detectionPager(model: DetectionListPage): SafeHtml {
+  if (model.items.length === 0) return html``;
+  return pager('Detection pages', [
+    model.paged && { label: 'First page', href: DETECTIONS_PATH },
+    model.nextCursor !== null && {
+      label: 'Next page',
+      href: withQuery(DETECTIONS_PATH, { cursor: model.nextCursor }),
+      next: true,
+    },
+  ]);
 }
 
 /** Monitor → Detections: every detection, most recently active first. */
-export function detectionListPage(
-  session: ActiveSession,
-  csrfToken: string,
-  model: DetectionListModel,
-) {
+export function detectionListPage(viewer: Viewer, model: DetectionListPage) {
   const { items } = model;
   return appPage(
-    session,
-    { title: 'Detections', csrfToken, path: DETECTIONS_PATH },
+    viewer,
+    { title: 'Detections', path: DETECTIONS_PATH },
     html`${pageHeader({
         breadcrumb: [{ label: 'Monitor' }],
         title: 'Detections',
@@ -47,52 +64,19 @@ export function detectionListPage(
                 </p>
                 ${model.paged && html`<a class="button" href="${DETECTIONS_PATH}">First page</a>`}
               </div>`
-            : html`<div class="table-wrap">
-                <table>
-                  <caption class="visually-hidden">
-                    Detections: name, events, highest risk and last activity, most recent first
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Detection</th>
-                      <th scope="col" class="num">Events</th>
-                      <th scope="col" class="num">Max risk</th>
-                      <th scope="col">Last activity</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${items.map(
-                      (d) =>
-                        html`<tr data-detection-id="${d.id}">
-                          <td class="cell-name">
-                            <a href="${detectionPath(d.id)}">${d.name || d.id}</a
-                            ><span class="cell-sub mono">${d.id}</span>
-                          </td>
-                          <td class="num">${formatCount(d.event_count)}</td>
-                          <td class="num">${riskBadge(d.max_risk_score)}</td>
-                          <td class="cell-date">${tableDate(d.last_seen)}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+            : dataTable({
+                caption:
+                  'Detections: name, events, highest risk and last activity, most recent first',
+                columns: [
+                  { label: 'Detection' },
+                  { label: 'Events', numeric: true },
+                  { label: 'Max risk', numeric: true },
+                  { label: 'Last activity' },
+                ],
+                rows: items.map(detectionRow),
+              })
         }
-        ${
-          (model.paged || model.nextCursor !== null) &&
-          items.length > 0 &&
-          html`<nav class="card-footer pager" aria-label="Detection pages">
-            ${model.paged && html`<a class="button button-small" href="${DETECTIONS_PATH}">First page</a>`}
-            ${
-              model.nextCursor !== null &&
-              html`<a
-                class="button button-small"
-                rel="next"
-                href="${withQuery(DETECTIONS_PATH, { cursor: model.nextCursor })}"
-                >Next page</a
-              >`
-            }
-          </nav>`
-        }
+        ${detectionPager(model)}
       </section>`,
   );
 }

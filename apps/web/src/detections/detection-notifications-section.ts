@@ -1,37 +1,25 @@
 import { type WebhookProviderView } from '@vigil/control-plane';
+import { quantity } from '@vigil/contracts';
+import { html, type SafeHtml } from '@vigil/http';
 import {
-  DEFAULT_BATCH_WINDOW_MINUTES,
-  DEFAULT_MAX_EVENTS_PER_NOTIFICATION,
-  MAX_BATCH_WINDOW_MINUTES,
-  MAX_MAX_EVENTS_PER_NOTIFICATION,
-  MIN_BATCH_WINDOW_MINUTES,
-  MIN_MAX_EVENTS_PER_NOTIFICATION,
   resolveEffectiveSettings,
   type DetectionNotificationConfig,
   type NotificationSettings,
 } from '@vigil/notification-policy';
+import { notificationSettingsEditor } from '../notifications/notification-settings-editor';
 import {
-  csrfField,
-  describedBy,
-  errorSummary,
-  fieldError,
-  invalid,
-  noticeAlert,
-  numberField,
-  recipientsField,
-} from '../views/form-parts';
-import {
-  FREQUENCY_CHOICES,
   formValuesOf,
   type NotificationSettingsFormErrors,
   type NotificationSettingsFormValues,
 } from '../notifications/notification-settings-form';
+import { silenceBadge } from '../notifications/silence-badge';
 import { silenceStatus, type SilenceStatus } from '../notifications/silence-status';
-import { flag, html, type SafeHtml } from '@vigil/http';
+import { csrfField } from '../views/csrf-field';
+import { cardNotice } from '../views/notice';
 import { detectionPath } from './detection-format';
+import { dryRunPath } from './detection-dry-run-page';
 
 const NOTIFICATIONS_PATH = '/settings/notifications';
-const INTEGRATIONS_PATH = '/settings/integrations';
 const n = (value: number) => value.toLocaleString('en-US');
 
 export interface DetectionNotificationsModel {
@@ -56,17 +44,6 @@ export function notificationsPath(detectionId: string): string {
   return `${detectionPath(detectionId)}/notifications`;
 }
 
-function silenceBadge(silence: SilenceStatus): SafeHtml {
-  switch (silence.kind) {
-    case 'on':
-      return html`<span class="badge badge-active">Notifications on</span>`;
-    case 'disabled':
-      return html`<span class="badge badge-dead">Disabled</span>`;
-    case 'snoozed':
-      return html`<span class="badge badge-pending">Snoozed</span>`;
-  }
-}
-
 /** The short state shown in the page header: on, snoozed or disabled, and from which settings. */
 export function notificationStateBadge(model: DetectionNotificationsModel): SafeHtml {
   const effective = resolveEffectiveSettings(model.global, model.config);
@@ -80,7 +57,7 @@ function providerNames(settings: NotificationSettings, providers: readonly Webho
 function frequencySummary(settings: NotificationSettings): string {
   switch (settings.frequency) {
     case 'batch':
-      return `Batch: one digest every ${n(settings.batchWindowMinutes)} minutes`;
+      return `Batch: one digest every ${quantity(settings.batchWindowMinutes, 'minute')}`;
     case 'immediate':
       return 'Immediate: one email per update';
     case 'threshold':
@@ -188,133 +165,6 @@ function silenceForm(model: DetectionNotificationsModel, silence: SilenceStatus)
   </form>`;
 }
 
-function providerChoices(
-  model: DetectionNotificationsModel,
-  values: NotificationSettingsFormValues,
-  error: string | undefined,
-): SafeHtml {
-  if (model.providers.length === 0) {
-    return html`<div class="field" id="providers" tabindex="-1">
-      <span class="label">Providers</span>
-      ${fieldError('providers-error', error)}
-      <p class="hint">
-        No webhook provider is enrolled yet. A provider must be enrolled before it can be selected:
-        <a href="${INTEGRATIONS_PATH}">enroll one in Integrations</a>.
-      </p>
-    </div>`;
-  }
-  return html`<fieldset
-    class="field"
-    id="providers"
-    tabindex="-1"
-    ${describedBy(error !== undefined && 'providers-error')}
-  >
-    <legend class="label">Providers</legend>
-    ${fieldError('providers-error', error)}
-    <div class="choices">
-      ${model.providers.map(
-        (p) =>
-          html`<label class="choice">
-            <input
-              type="checkbox"
-              name="provider"
-              value="${p.id}"
-              ${flag('checked', values.providerIds.includes(p.id))}
-              ${invalid(error !== undefined)}
-            />
-            <span
-              >${p.name}<span class="choice-desc"
-                >${p.kind === 'automation' ? 'Automation platform' : 'Custom webhook'}</span
-              ></span
-            >
-          </label>`,
-      )}
-    </div>
-  </fieldset>`;
-}
-
-function customForm(model: DetectionNotificationsModel, custom: NotificationSettings): SafeHtml {
-  const values = model.refused?.values ?? formValuesOf(custom);
-  const e = model.refused?.errors ?? { other: [] };
-  const items = [
-    e.recipients && { href: '#recipients', message: e.recipients },
-    e.frequency && { href: '#frequency-batch', message: e.frequency },
-    e.threshold && { href: '#threshold', message: e.threshold },
-    e.batchWindowMinutes && { href: '#batch-window', message: e.batchWindowMinutes },
-    e.providers && { href: '#providers', message: e.providers },
-    e.maxEvents && { href: '#max-events', message: e.maxEvents },
-    ...e.other.map((message) => ({ message })),
-  ].filter((item): item is { href?: string; message: string } => Boolean(item));
-  return html`<form
-    class="detection-settings"
-    method="post"
-    action="${notificationsPath(model.detectionId)}"
-    novalidate
-    aria-labelledby="custom-settings-heading"
-  >
-    ${csrfField(model.csrfToken)}
-    <div class="card-body">
-      <h3 id="custom-settings-heading">Custom settings of this detection</h3>
-      ${errorSummary('The settings were not saved', items)}
-      <div class="settings-grid">
-        <div>
-          <label class="choice">
-            <input
-              type="checkbox"
-              id="email-enabled"
-              name="email_enabled"
-              ${flag('checked', values.emailEnabled)}
-            />
-            <span>Send email notifications</span>
-          </label>
-          ${recipientsField({ value: values.recipients, error: e.recipients, rows: 3 })}
-          <label class="choice">
-            <input
-              type="checkbox"
-              id="webhook-enabled"
-              name="webhook_enabled"
-              ${flag('checked', values.webhookEnabled)}
-            />
-            <span>Send webhook notifications</span>
-          </label>
-          ${providerChoices(model, values, e.providers)}
-        </div>
-        <div>
-          <fieldset class="field" ${describedBy(e.frequency !== undefined && 'frequency-error')}>
-            <legend class="label">Frequency mode</legend>
-            ${fieldError('frequency-error', e.frequency)}
-            <div class="choices">
-              ${FREQUENCY_CHOICES.map(
-                (choice) =>
-                  html`<label class="choice">
-                    <input
-                      type="radio"
-                      id="frequency-${choice.key}"
-                      name="frequency"
-                      value="${choice.key}"
-                      ${flag('checked', values.frequency === choice.key)}
-                      ${invalid(e.frequency !== undefined)}
-                    />
-                    <span
-                      >${choice.label}<span class="choice-desc">${choice.description}</span></span
-                    >
-                  </label>`,
-              )}
-            </div>
-          </fieldset>
-          ${numberField({ id: 'threshold', name: 'threshold', label: 'Notify when the event count exceeds', hint: 'Required for Threshold mode.', value: values.threshold, error: e.threshold })}
-          ${numberField({ id: 'batch-window', name: 'batch_window_minutes', label: 'Batch window (minutes)', hint: `Default ${DEFAULT_BATCH_WINDOW_MINUTES}; from ${MIN_BATCH_WINDOW_MINUTES} to ${n(MAX_BATCH_WINDOW_MINUTES)}.`, value: values.batchWindowMinutes, error: e.batchWindowMinutes })}
-          ${numberField({ id: 'max-events', name: 'max_events', label: 'Max events per notification', hint: `Default ${n(DEFAULT_MAX_EVENTS_PER_NOTIFICATION)}; from ${MIN_MAX_EVENTS_PER_NOTIFICATION} to ${n(MAX_MAX_EVENTS_PER_NOTIFICATION)}.`, value: values.maxEvents, error: e.maxEvents })}
-        </div>
-      </div>
-    </div>
-    <div class="card-footer">
-      <button class="button button-primary" type="submit">Save settings</button>
-      <a class="button" href="${detectionPath(model.detectionId)}#notifications">Discard changes</a>
-    </div>
-  </form>`;
-}
-
 /** The notification card of a detection (SPEC.md §2.5, §3.2). */
 export function detectionNotificationsSection(model: DetectionNotificationsModel): SafeHtml {
   const effective = resolveEffectiveSettings(model.global, model.config);
@@ -333,16 +183,28 @@ export function detectionNotificationsSection(model: DetectionNotificationsModel
       <div>
         <h2 id="notifications-heading">Notifications</h2>
         <p>${source}${silence.kind !== 'on' && ` ${silence.summary}.`}</p>
+        <p>
+          <a href="${dryRunPath(model.detectionId)}">What would be sent now</a>: each channel and
+          target, and why not.
+        </p>
       </div>
       ${silenceBadge(silence)}
     </div>
-    ${model.notice && html`<div class="notice-in-card">${noticeAlert(model.notice)}</div>`}
+    ${cardNotice(model.notice)}
     ${
       model.canEdit
         ? html`<div class="card-body">${toggleForm(model)}</div>
             ${
               effective.source === 'custom'
-                ? customForm(model, effective.settings)
+                ? notificationSettingsEditor({
+                    layout: 'card',
+                    action: notificationsPath(model.detectionId),
+                    csrfToken: model.csrfToken,
+                    values: model.refused?.values ?? formValuesOf(effective.settings),
+                    errors: model.refused?.errors,
+                    providers: model.providers,
+                    discardHref: `${detectionPath(model.detectionId)}#notifications`,
+                  })
                 : html`<div class="card-body inherited">
                     <h3>Global settings in force</h3>
                     ${settingsSummary(effective.settings, model.providers, model.now)}

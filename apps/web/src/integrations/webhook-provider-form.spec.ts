@@ -1,5 +1,5 @@
 import { WebhookProviderError } from '@vigil/control-plane';
-import { checkProviderForm, providerErrorOf } from './webhook-provider-form';
+import { checkProviderForm, parseSeverityBands, providerErrorOf } from './webhook-provider-form';
 
 describe('the webhook provider form', () => {
   it('turns a complete form into an enrollment, trimmed', () => {
@@ -35,5 +35,118 @@ describe('the webhook provider form', () => {
     expect(providerErrorOf(refused).url).toBe(
       'Vigil will not send to this URL: 127.0.0.1 resolves to 127.0.0.1, a loopback address; webhook targets must be public.',
     );
+  });
+
+  it('says in words that a host name could not be found, next to the URL', () => {
+    const unresolved = new WebhookProviderError(
+      'target_refused',
+      'The host name example.invalid could not be found (DNS). Check the URL.',
+      'url',
+    );
+    expect(providerErrorOf(unresolved).url).toBe(
+      'The host name example.invalid could not be found (DNS). Check the URL.',
+    );
+  });
+
+  it('turns a Slack or PagerDuty form into an enrollment with its destination', () => {
+    expect(
+      checkProviderForm({
+        name: 'SOC',
+        kind: 'custom',
+        url: ' https://hooks.slack.com/services/T/B/x ',
+        destination: 'slack',
+      }),
+    ).toEqual({
+      ok: true,
+      command: {
+        name: 'SOC',
+        kind: 'custom',
+        url: 'https://hooks.slack.com/services/T/B/x',
+        destination: { kind: 'slack' },
+      },
+    });
+    expect(
+      checkProviderForm({
+        name: 'On-call',
+        kind: 'custom',
+        url: 'ignored for PagerDuty',
+        destination: 'pagerduty',
+        routingKey: ' KEY ',
+        region: 'eu',
+        source: '',
+        severityBands: '0-5 warning\n\n5–10 Critical',
+        severityUnscored: 'error',
+      }),
+    ).toEqual({
+      ok: true,
+      command: {
+        name: 'On-call',
+        kind: 'custom',
+        url: '',
+        destination: {
+          kind: 'pagerduty',
+          routingKey: 'KEY',
+          region: 'eu',
+          source: '',
+          severityMapping: {
+            bands: [
+              { from: 0, to: 5, severity: 'warning' },
+              { from: 5, to: 10, severity: 'critical' },
+            ],
+            unscored: 'error',
+          },
+        },
+      },
+    });
+  });
+
+  it('says which line of the severity bands it cannot read, and asks for a missing key', () => {
+    expect(parseSeverityBands('0-4 info\nfour to ten: critical')).toEqual({
+      ok: false,
+      error: 'Line 2: write one band per line as FROM-TO SEVERITY, for example “4-7 warning”.',
+    });
+    expect(
+      checkProviderForm({
+        name: 'x',
+        kind: 'custom',
+        url: '',
+        destination: 'pagerduty',
+        routingKey: '',
+        severityBands: ' ',
+      }),
+    ).toEqual({
+      ok: false,
+      errors: {
+        routingKey: 'Enter the integration key of the PagerDuty service (Events API v2).',
+        severityBands: 'Enter at least one band, for example “0-10 warning”.',
+      },
+    });
+    expect(
+      checkProviderForm({
+        name: 'x',
+        kind: 'custom',
+        url: 'https://a.example',
+        destination: 'fax',
+      }),
+    ).toEqual({
+      ok: false,
+      errors: { destination: 'Choose Webhook, Slack, Microsoft Teams or PagerDuty.' },
+    });
+  });
+
+  it('puts each refused destination field’s message on its own field, as a sentence', () => {
+    const refused = new WebhookProviderError('invalid_request', 'x', 'routingKey', [
+      { field: 'routingKey', message: 'must be 32 characters long, not 9' },
+      { field: 'severityMapping.bands[1].from', message: 'must be 4' },
+      { field: 'severityMapping.bands[2].to', message: 'must be 10' },
+      { field: 'severityMapping.unscored', message: 'must be one of info, warning' },
+      { field: 'kind', message: 'must be one of webhook, slack' },
+    ]);
+    expect(providerErrorOf(refused)).toEqual({
+      routingKey: 'The integration key must be 32 characters long, not 9.',
+      severityBands: 'Line 2: the “from” score must be 4. Line 3: the “to” score must be 10.',
+      severityUnscored: 'The severity of unscored notifications must be one of info, warning.',
+      destination: 'The destination must be one of webhook, slack.',
+    });
   });
 });

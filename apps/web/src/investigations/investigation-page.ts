@@ -1,9 +1,9 @@
-import { type ActiveSession } from '@vigil/control-plane';
 import { type InvestigationReport } from '@vigil/search';
 import { detectionPath, riskBadge } from '../detections/detection-format';
 import { DETECTIONS_PATH } from '../detections/detection-list-page';
 import { formatDate } from '../views/format-date';
 import { html, type SafeHtml } from '@vigil/http';
+import { type Viewer } from '../security/signed-in-session.decorator';
 import { appPage, pageHeader } from '../views/layout';
 
 const OUTCOME_LABELS: Readonly<Record<string, string>> = {
@@ -30,15 +30,11 @@ function orNone(value: string | null): SafeHtml | string {
 }
 
 /** An investigation report (the `action_url` of investigation webhooks). */
-export function investigationPage(
-  session: ActiveSession,
-  csrfToken: string,
-  report: InvestigationReport,
-) {
+export function investigationPage(viewer: Viewer, report: InvestigationReport) {
   const { person, detection } = report;
   return appPage(
-    session,
-    { title: `Investigation: ${report.headline}`, csrfToken, path: DETECTIONS_PATH },
+    viewer,
+    { title: `Investigation: ${report.headline}`, path: DETECTIONS_PATH },
     html`${pageHeader({
         breadcrumb: [
           { label: 'Monitor' },

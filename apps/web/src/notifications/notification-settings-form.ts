@@ -4,11 +4,11 @@ import {
   MAX_RECIPIENTS,
   MIN_BATCH_WINDOW_MINUTES,
   MIN_MAX_EVENTS_PER_NOTIFICATION,
-  validateNotificationSettings,
   type NotificationSettings,
   type NotificationSilence,
   type SettingsFieldError,
 } from '@vigil/notification-policy';
+import { checkSettingsDraft, type SettingsDraft } from '@vigil/workspace';
 
 export const FREQUENCY_CHOICES = [
   {
@@ -111,45 +111,40 @@ function integerOrText(value: string): number | string | undefined {
 
 const number = (n: number) => n.toLocaleString('en-US');
 
+/** The form as a draft for the use cases: recipients split, numbers read as people type them. */
+export function settingsDraftOf(values: NotificationSettingsFormValues): SettingsDraft {
+  return {
+    emailEnabled: values.emailEnabled,
+    recipients: splitRecipients(values.recipients),
+    frequency: values.frequency,
+    threshold: integerOrText(values.threshold) ?? null,
+    batchWindowMinutes: integerOrText(values.batchWindowMinutes),
+    webhookEnabled: values.webhookEnabled,
+    webhookProviderIds: [...values.providerIds],
+    maxEventsPerNotification: integerOrText(values.maxEvents),
+  };
+}
+
 /**
- * Turns the form into settings checked by the same rules the store applies, plus the one rule
- * that needs the database: selected providers must be enrolled. The silence is not part of the
- * form; it is kept as stored.
+ * The whole check of the form in one call, by the rules the use cases apply (checkSettingsDraft):
+ * settings, or the problems placed next to their controls. The silence is kept as stored.
  */
 export function parseNotificationSettingsForm(
   values: NotificationSettingsFormValues,
   silence: NotificationSilence,
   enrolledProviderIds: readonly string[],
 ): ParsedSettingsForm {
-  const problems: SettingsFieldError[] = [];
-  const batchWindowMinutes = integerOrText(values.batchWindowMinutes);
-  const maxEventsPerNotification = integerOrText(values.maxEvents);
-  if (batchWindowMinutes === undefined)
-    problems.push({ field: 'batchWindowMinutes', message: 'is required' });
-  if (maxEventsPerNotification === undefined)
-    problems.push({ field: 'maxEventsPerNotification', message: 'is required' });
-  const recipients = splitRecipients(values.recipients);
-  const candidate = {
-    emailEnabled: values.emailEnabled,
-    recipients,
-    frequency: values.frequency,
-    threshold: integerOrText(values.threshold) ?? null,
-    batchWindowMinutes,
-    webhookEnabled: values.webhookEnabled,
-    webhookProviderIds: [...values.providerIds],
-    maxEventsPerNotification,
-    silence,
-  };
-  const unenrolled = values.providerIds.filter((id) => !enrolledProviderIds.includes(id));
-  if (unenrolled.length > 0) {
-    problems.push({ field: 'webhookProviderIds[]', message: 'is not an enrolled provider' });
-  }
-  const result = validateNotificationSettings(candidate);
-  if (result.ok && problems.length === 0) return { ok: true, settings: result.value };
-  return {
-    ok: false,
-    errors: settingsFormErrors([...problems, ...(result.ok ? [] : result.errors)], recipients),
-  };
+  const checked = checkSettingsDraft(settingsDraftOf(values), silence, enrolledProviderIds);
+  if (checked.ok) return { ok: true, settings: checked.settings };
+  return { ok: false, errors: refusedFormErrors(values, checked.problems) };
+}
+
+/** The problems of refused settings next to the controls of the form that sent them. */
+export function refusedFormErrors(
+  values: NotificationSettingsFormValues,
+  problems: readonly SettingsFieldError[],
+): NotificationSettingsFormErrors {
+  return settingsFormErrors(problems, splitRecipients(values.recipients));
 }
 
 /**

@@ -1,32 +1,27 @@
-import { Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, Inject, Post, Query, UseGuards } from '@nestjs/common';
+import { type AuditContext } from '@vigil/control-plane';
 import {
-  InvalidNotificationSettingsError,
-  WebhookProviderService,
-  type NotificationSettingsStore,
-} from '@vigil/control-plane';
-import {
-  disableGlobal,
-  isSnoozeDuration,
-  snoozeGlobal,
-  unsilenceGlobal,
-  type NotificationSettings,
-} from '@vigil/notification-policy';
+  ChangeGlobalSettings,
+  ShowNotificationSettings,
+  SilenceGlobalNotifications,
+  WorkspaceError,
+  isSilenceChoice,
+} from '@vigil/workspace';
+import { httpStatusOf } from '../responses/domain-error-status';
+import { page, redirect, type WebResult } from '../responses/web-result';
 import { AdminActionGuard } from '../security/admin-action.guard';
+import { AuditedBy } from '../security/audit-context.decorator';
 import { SignedInGuard } from '../security/signed-in.guard';
-import { type WebRequest } from '../security/web-request';
-import { sendPage } from '../views/send-page';
+import { SignedInSession, type Viewer } from '../security/signed-in-session.decorator';
 import {
   formValuesOf,
-  parseNotificationSettingsForm,
   readNotificationSettingsForm,
-  settingsFormErrors,
-  splitRecipients,
+  refusedFormErrors,
+  settingsDraftOf,
   type NotificationSettingsFormErrors,
   type NotificationSettingsFormValues,
 } from './notification-settings-form';
 import { NOTIFICATIONS_PATH, notificationSettingsPage } from './notification-settings-page';
-import { NOTIFICATION_SETTINGS_STORE } from './notification-settings-store.token';
 import { silenceStatus } from './silence-status';
 
 const NOTICES: Readonly<Record<string, string>> = {
@@ -45,97 +40,73 @@ const NOTICES: Readonly<Record<string, string>> = {
 @UseGuards(SignedInGuard)
 export class NotificationSettingsController {
   constructor(
-    @Inject(NOTIFICATION_SETTINGS_STORE) private readonly settings: NotificationSettingsStore,
-    @Inject(WebhookProviderService) private readonly providers: WebhookProviderService,
+    @Inject(ShowNotificationSettings) private readonly showSettings: ShowNotificationSettings,
+    @Inject(ChangeGlobalSettings) private readonly changeSettings: ChangeGlobalSettings,
+    @Inject(SilenceGlobalNotifications) private readonly silenceAll: SilenceGlobalNotifications,
   ) {}
 
   @Get()
   async show(
-    @Req() req: WebRequest,
-    @Res() res: Response,
+    @SignedInSession() viewer: Viewer,
     @Query('notice') notice?: string,
-  ): Promise<void> {
-    const settings = await this.settings.getGlobal();
-    await this.render(req, res, settings, formValuesOf(settings), {
+  ): Promise<WebResult> {
+    return this.render(viewer, undefined, {
       notice: notice === undefined ? undefined : NOTICES[notice],
     });
   }
 
   @Post()
   @UseGuards(new AdminActionGuard('change notification settings'))
-  async save(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const values = readNotificationSettingsForm((req.body ?? {}) as Record<string, unknown>);
-    const [current, providers] = await Promise.all([
-      this.settings.getGlobal(),
-      this.providers.list(),
-    ]);
-    const parsed = parseNotificationSettingsForm(
-      values,
-      current.silence,
-      providers.map((p) => p.id),
-    );
-    let errors: NotificationSettingsFormErrors;
-    if (parsed.ok) {
-      try {
-        await this.settings.saveGlobal(parsed.settings);
-        return res.redirect(303, `${NOTIFICATIONS_PATH}?notice=saved`);
-      } catch (error) {
-        if (!(error instanceof InvalidNotificationSettingsError)) throw error;
-        errors = settingsFormErrors(error.errors, splitRecipients(values.recipients));
-      }
-    } else {
-      errors = parsed.errors;
+  async save(
+    @SignedInSession() viewer: Viewer,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
+    const values = readNotificationSettingsForm(body);
+    try {
+      await this.changeSettings.execute({ draft: settingsDraftOf(values) }, audit);
+      return redirect(`${NOTIFICATIONS_PATH}?notice=saved`);
+    } catch (error) {
+      if (!(error instanceof WorkspaceError) || error.code !== 'invalid_settings') throw error;
+      const errors = refusedFormErrors(values, error.details);
+      return this.render(viewer, values, { errors, status: httpStatusOf(error) });
     }
-    await this.render(req, res, current, values, { errors, status: 422 });
   }
 
   @Post('silence')
   @UseGuards(new AdminActionGuard('silence notifications'))
-  async silence(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const choice = ((req.body ?? {}) as Record<string, unknown>).silence;
-    const current = await this.settings.getGlobal();
-    let next: NotificationSettings;
-    let notice: string;
-    if (isSnoozeDuration(choice)) {
-      next = snoozeGlobal(current, choice, Date.now());
-      notice = 'snoozed';
-    } else if (choice === 'disable') {
-      next = disableGlobal(current);
-      notice = 'disabled';
-    } else if (choice === 'resume') {
-      next = unsilenceGlobal(current);
-      notice = 'resumed';
-    } else {
-      return this.render(req, res, current, formValuesOf(current), {
+  async silence(
+    @SignedInSession() viewer: Viewer,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
+    const choice = body.silence;
+    if (!isSilenceChoice(choice)) {
+      return this.render(viewer, undefined, {
         errors: { other: ['Choose how to silence notifications.'] },
         status: 422,
       });
     }
-    await this.settings.saveGlobal(next);
-    res.redirect(303, `${NOTIFICATIONS_PATH}?notice=${notice}`);
+    const outcome = await this.silenceAll.execute({ choice, now: Date.now() }, audit);
+    return redirect(`${NOTIFICATIONS_PATH}?notice=${outcome}`);
   }
 
+  /** The page, its form showing `values` as typed, or the stored settings. */
   private async render(
-    req: WebRequest,
-    res: Response,
-    settings: NotificationSettings,
-    values: NotificationSettingsFormValues,
+    viewer: Viewer,
+    values: NotificationSettingsFormValues | undefined,
     extra: { notice?: string; errors?: NotificationSettingsFormErrors; status?: number },
-  ): Promise<void> {
-    const providers = await this.providers.list();
-    sendPage(
-      res,
-      notificationSettingsPage({
-        session: req.auth!,
-        csrfToken: req.csrfToken,
-        settings,
-        values,
-        providers,
-        silence: silenceStatus(settings.silence, Date.now()),
-        errors: extra.errors,
-        notice: extra.notice,
-      }),
-      extra.status,
-    );
+  ): Promise<WebResult> {
+    const { settings, providers } = await this.showSettings.execute();
+    const view = notificationSettingsPage({
+      viewer,
+      settings,
+      values: values ?? formValuesOf(settings),
+      providers,
+      silence: silenceStatus(settings.silence, Date.now()),
+      errors: extra.errors,
+      notice: extra.notice,
+    });
+    return page(view, extra.status);
   }
 }

@@ -8,11 +8,14 @@ import type { CookieOptions } from 'express';
 export class CookiePolicy {
   readonly sessionCookie: string;
   readonly preSessionCsrfCookie: string;
+  /** The state of this browser's single sign-on under way, until the provider sends it back. */
+  readonly singleSignOnCookie: string;
 
   constructor(readonly secure: boolean) {
     const prefix = secure ? '__Host-' : '';
     this.sessionCookie = `${prefix}vigil_session`;
     this.preSessionCsrfCookie = `${prefix}vigil_csrf`;
+    this.singleSignOnCookie = `${prefix}vigil_sso`;
   }
 
   session(expiresAt: Date): CookieOptions {
@@ -22,6 +25,14 @@ export class CookiePolicy {
   /** The sign-in form's CSRF token lives in a browser-session cookie until there is a session. */
   preSession(): CookieOptions {
     return { httpOnly: true, sameSite: 'strict', secure: this.secure, path: '/' };
+  }
+
+  /**
+   * Lax, not strict: the provider's redirect back is a cross-site navigation, on which a strict
+   * cookie would not be sent.
+   */
+  singleSignOn(expiresAt: Date): CookieOptions {
+    return { httpOnly: true, sameSite: 'lax', secure: this.secure, path: '/', expires: expiresAt };
   }
 
   cleared(): CookieOptions {

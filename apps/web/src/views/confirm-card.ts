@@ -1,4 +1,4 @@
-import { csrfField } from './form-parts';
+import { csrfField } from './csrf-field';
 import { html, type SafeHtml } from '@vigil/http';
 import { icons } from './icons';
 

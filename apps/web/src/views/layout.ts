@@ -1,12 +1,13 @@
 import { roleLabel, type ActiveSession } from '@vigil/control-plane';
-import { ASSETS } from '../assets/assets';
 import { html, type SafeHtml } from '@vigil/http';
+import { ASSETS } from '../assets/assets';
+import { type Viewer } from '../security/signed-in-session.decorator';
+import { csrfField } from './csrf-field';
 import { icons } from './icons';
 import { navigationFor, type TabItem } from './navigation';
 
 export interface PageOptions {
   readonly title: string;
-  readonly csrfToken: string;
   /** The current path, to mark the navigation. */
   readonly path: string;
   /** Extra elements for <head>. */
@@ -62,7 +63,8 @@ function navigation(session: ActiveSession, path: string): SafeHtml {
 }
 
 /** A page of the signed-in application: sidebar navigation, account, and the content. */
-export function appPage(session: ActiveSession, options: PageOptions, content: SafeHtml): SafeHtml {
+export function appPage(viewer: Viewer, options: PageOptions, content: SafeHtml): SafeHtml {
+  const { session } = viewer;
   const { user } = session;
   return document(
     options.title,
@@ -81,7 +83,7 @@ export function appPage(session: ActiveSession, options: PageOptions, content: S
               <span class="role-badge">${roleLabel(user.role)}</span>
             </div>
             <form method="post" action="/sign-out">
-              <input type="hidden" name="_csrf" value="${options.csrfToken}" />
+              ${csrfField(viewer.csrfToken)}
               <button class="signout" type="submit">Sign out</button>
             </form>
           </div>

@@ -13,8 +13,12 @@ export interface NavGroup {
   readonly items: readonly NavItem[];
 }
 
-/** The main navigation. A page that ships gives its item an href. */
-export function navigationFor(_user: UserRecord): readonly NavGroup[] {
+/**
+ * The main navigation. A page that ships gives its item an href. Members and Audit log are for
+ * workspace admins only (their routes refuse anyone else).
+ */
+export function navigationFor(user: UserRecord): readonly NavGroup[] {
+  const admin = user.role === 'admin';
   return [
     {
       heading: 'Monitor',
@@ -24,6 +28,9 @@ export function navigationFor(_user: UserRecord): readonly NavGroup[] {
       heading: 'Settings',
       items: [
         { label: 'Access', href: '/settings/access', section: '/settings/access' },
+        ...(admin
+          ? [{ label: 'Members', href: '/settings/members', section: '/settings/members' }]
+          : []),
         {
           label: 'Notifications',
           href: '/settings/notifications',
@@ -34,6 +41,9 @@ export function navigationFor(_user: UserRecord): readonly NavGroup[] {
           href: '/settings/integrations',
           section: '/settings/integrations',
         },
+        ...(admin
+          ? [{ label: 'Audit log', href: '/settings/audit-log', section: '/settings/audit-log' }]
+          : []),
       ],
     },
   ];

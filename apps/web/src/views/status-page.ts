@@ -1,5 +1,5 @@
-import { type ActiveSession } from '@vigil/control-plane';
 import { html, type SafeHtml } from '@vigil/http';
+import { type Viewer } from '../security/signed-in-session.decorator';
 import { appPage, standalonePage } from './layout';
 
 export interface StatusPageModel {
@@ -12,8 +12,7 @@ export interface StatusPageModel {
 
 /** Refusals and failures, inside the application shell when someone is signed in. */
 export function statusPage(
-  session: ActiveSession | undefined,
-  csrfToken: string,
+  viewer: Viewer | undefined,
   path: string,
   model: StatusPageModel,
 ): SafeHtml {
@@ -24,8 +23,8 @@ export function statusPage(
     ${model.requestId && html`<p class="muted">Reference: <span class="mono">${model.requestId}</span></p>`}
     ${model.actions && html`<div class="actions">${model.actions}</div>`}
   </div>`;
-  if (session === undefined) {
+  if (viewer === undefined) {
     return standalonePage(model.title, html`<div class="auth-card">${content}</div>`);
   }
-  return appPage(session, { title: model.title, csrfToken, path }, content);
+  return appPage(viewer, { title: model.title, path }, content);
 }

@@ -1,0 +1,120 @@
+import { Body, Controller, Get, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { type AuditContext } from '@vigil/control-plane';
+import {
+  DeleteWebhookProvider,
+  FindWebhookProvider,
+  ResendDelivery,
+  RotateWebhookSecret,
+  SendTestEvent,
+  ShowWebhookProvider,
+} from '@vigil/workspace';
+import { page, redirect, type WebResult } from '../responses/web-result';
+import { AdminActionGuard } from '../security/admin-action.guard';
+import { AuditedBy } from '../security/audit-context.decorator';
+import { SignedInGuard } from '../security/signed-in.guard';
+import { SignedInSession, type Viewer } from '../security/signed-in-session.decorator';
+import { confirmProviderPage } from './confirm-provider-page';
+import { INTEGRATIONS_PATH, providerPath } from './integrations-list-page';
+import { providerPage } from './provider-page';
+import { providerSecretPage } from './provider-secret-page';
+import { SECRET_OVERLAP_MS } from './secret-overlap';
+
+const NOTICES: Readonly<Record<string, string>> = {
+  enrolled: 'Provider enrolled. Send a test event to check that its messages arrive.',
+  'test-sent': 'Test event queued. Its delivery and every attempt are listed below.',
+  resent: 'Delivery queued again with a fresh retry schedule.',
+};
+
+/**
+ * One webhook provider: its page and deliveries for everyone signed in; test events, secret
+ * rotation, deletion and resends for workspace admins. A deleted or unknown provider is a 404.
+ */
+@Controller('settings/integrations/:id')
+@UseGuards(SignedInGuard)
+export class WebhookProviderController {
+  constructor(
+    @Inject(ShowWebhookProvider) private readonly showProvider: ShowWebhookProvider,
+    @Inject(FindWebhookProvider) private readonly findProvider: FindWebhookProvider,
+    @Inject(SendTestEvent) private readonly sendTestEvent: SendTestEvent,
+    @Inject(RotateWebhookSecret) private readonly rotateSecret: RotateWebhookSecret,
+    @Inject(DeleteWebhookProvider) private readonly deleteProvider: DeleteWebhookProvider,
+    @Inject(ResendDelivery) private readonly resendDelivery: ResendDelivery,
+    @Inject(SECRET_OVERLAP_MS) private readonly overlapMs: number,
+  ) {}
+
+  @Get()
+  async show(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+    @Query('notice') notice?: string,
+  ): Promise<WebResult> {
+    const overview = await this.showProvider.execute({ providerId: id });
+    return page(providerPage(viewer, overview, notice === undefined ? undefined : NOTICES[notice]));
+  }
+
+  @Post('test')
+  @UseGuards(new AdminActionGuard('send test events'))
+  async sendTest(@Param('id') id: string, @AuditedBy() audit: AuditContext): Promise<WebResult> {
+    await this.sendTestEvent.execute({ providerId: id, now: Date.now() }, audit);
+    return redirect(`${providerPath({ id })}?notice=test-sent`);
+  }
+
+  @Get('rotate')
+  @UseGuards(new AdminActionGuard('rotate signing secrets'))
+  async confirmRotate(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+  ): Promise<WebResult> {
+    const provider = await this.findProvider.execute({ providerId: id });
+    return page(confirmProviderPage(viewer, provider, 'rotate', this.overlapMs));
+  }
+
+  @Post('rotate')
+  @UseGuards(new AdminActionGuard('rotate signing secrets'))
+  async rotate(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
+    // The leaked-secret button: the replaced secret stops signing at once.
+    const stopPreviousNow = body.previous === 'stop';
+    const { provider, secret } = await this.rotateSecret.execute(
+      { providerId: id, stopPreviousNow },
+      audit,
+    );
+    return page(providerSecretPage(viewer, provider, secret, 'rotated'));
+  }
+
+  @Get('delete')
+  @UseGuards(new AdminActionGuard('delete webhook providers'))
+  async confirmDelete(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+  ): Promise<WebResult> {
+    const provider = await this.findProvider.execute({ providerId: id });
+    return page(confirmProviderPage(viewer, provider, 'delete', this.overlapMs));
+  }
+
+  @Post('delete')
+  @UseGuards(new AdminActionGuard('delete webhook providers'))
+  async delete(@Param('id') id: string, @AuditedBy() audit: AuditContext): Promise<WebResult> {
+    await this.deleteProvider.execute({ providerId: id }, audit);
+    return redirect(`${INTEGRATIONS_PATH}?notice=deleted`);
+  }
+
+  @Post('deliveries/:deliveryId/resend')
+  @UseGuards(new AdminActionGuard('resend deliveries'))
+  async resend(
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @AuditedBy() audit: AuditContext,
+  ): Promise<WebResult> {
+    const outcome = await this.resendDelivery.execute(
+      { deliveryId, owner: { providerId: id } },
+      audit,
+    );
+    // Already resent (from another tab): show the delivery as it is now.
+    return redirect(`${providerPath({ id })}${outcome === 'resent' ? '?notice=resent' : ''}`);
+  }
+}
