@@ -1,14 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { SpeculativeReads, createTokenRateLimiter } from '@vigil/auth';
+import { SpeculativeReads, TOKEN_RATE_LIMITER, TokenRateLimitGuard } from '@vigil/auth';
+import { CountQueryErrors, QUERY_INSTRUMENTS } from './count-query-errors';
 import { DetectionsController } from './detections.controller';
 import { EventsController } from './events.controller';
-import { HealthController } from './health.controller';
 import { InvestigationsController } from './investigations.controller';
 import { OpenApiController } from './openapi.controller';
 import { QueryApiAccessInterceptor, SPECULATIVE_READS } from './query-api-access';
-import { API_LINKS, EVENT_READ_MODEL, NOTIFICATION_SETTINGS_STORE } from './read-model.token';
-import type { ApiDependencies } from './start-api';
-import { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
+import { API_LINKS } from './api-links.token';
+import { EVENT_READ_MODEL } from './event-read-model.token';
+import { NOTIFICATION_SETTINGS_STORE } from './notification-settings-store.token';
+import type { ApiDependencies } from './api-dependencies';
 
 @Module({})
 export class ApiModule {
@@ -21,19 +22,17 @@ export class ApiModule {
         DetectionsController,
         InvestigationsController,
         OpenApiController,
-        HealthController,
       ],
       providers: [
         { provide: EVENT_READ_MODEL, useValue: deps.readModel },
         { provide: API_LINKS, useValue: { appUrl: deps.appUrl } },
         { provide: NOTIFICATION_SETTINGS_STORE, useValue: deps.settingsStore },
-        {
-          provide: TOKEN_RATE_LIMITER,
-          useValue: createTokenRateLimiter({ pointsPerMinute: deps.rateLimitPerMinute }),
-        },
+        { provide: TOKEN_RATE_LIMITER, useValue: deps.rateLimiter },
         TokenRateLimitGuard,
         { provide: SPECULATIVE_READS, useValue: new SpeculativeReads() },
         QueryApiAccessInterceptor,
+        { provide: QUERY_INSTRUMENTS, useValue: deps.ops.queries() },
+        CountQueryErrors,
       ],
     };
   }

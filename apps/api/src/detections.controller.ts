@@ -1,15 +1,23 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiError, resourceId } from '@vigil/http';
 import { listAffectedUsers, queryEvents, type EventReadModel } from '@vigil/search';
+import { CountQueryErrors } from './count-query-errors';
 import { QueryApiAccess } from './query-api-access';
 import { describeNotificationState } from '@vigil/notification-policy';
 import type { NotificationSettingsStore } from '@vigil/control-plane';
-import {
-  API_LINKS,
-  EVENT_READ_MODEL,
-  NOTIFICATION_SETTINGS_STORE,
-  type ApiLinks,
-} from './read-model.token';
+import { API_LINKS, type ApiLinks } from './api-links.token';
+import { EVENT_READ_MODEL } from './event-read-model.token';
+import { NOTIFICATION_SETTINGS_STORE } from './notification-settings-store.token';
 
 @Controller('api-key/v1/detections')
 @QueryApiAccess()
@@ -46,6 +54,7 @@ export class DetectionsController {
 
   @Post(':detectionId/events')
   @HttpCode(200)
+  @UseInterceptors(CountQueryErrors)
   events(@Param('detectionId') detectionId: string, @Body() body: unknown) {
     return queryEvents(this.readModel, body ?? {}, resourceId(detectionId, 'detection_id'));
   }

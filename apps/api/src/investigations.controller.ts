@@ -2,7 +2,8 @@ import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { ApiError, resourceId } from '@vigil/http';
 import type { EventReadModel } from '@vigil/search';
 import { QueryApiAccess } from './query-api-access';
-import { API_LINKS, EVENT_READ_MODEL, type ApiLinks } from './read-model.token';
+import { API_LINKS, type ApiLinks } from './api-links.token';
+import { EVENT_READ_MODEL } from './event-read-model.token';
 
 @Controller('api-key/v1/investigations')
 @QueryApiAccess()

@@ -15,9 +15,9 @@ import {
   RequireScope,
   ScopeGuard,
   SpeculativeReads,
+  TokenRateLimitGuard,
   bearerTokenOf,
 } from '@vigil/auth';
-import { TokenRateLimitGuard } from './token-rate-limit.guard';
 
 export const SPECULATIVE_READS = Symbol('SPECULATIVE_READS');
 
@@ -42,6 +42,7 @@ export class QueryApiAccessInterceptor implements NestInterceptor {
       this.reads.run({
         token: bearerTokenOf(request.headers.authorization),
         authorize: async () => {
+          this.rateLimitGuard.spendAhead(request);
           for (const guard of [this.tokenGuard, this.rateLimitGuard, this.scopeGuard]) {
             // Each guard throws its own refusal (401, 429, 403); a plain `false` is what Nest
             // would make of it.

@@ -1,29 +1,30 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
-import { ApiAuthModule } from '@vigil/auth';
-import { createLogger, loadConfig, type Logger, type RunningApp } from '@vigil/config';
+import {
+  ApiAuthModule,
+  createTokenRateLimiter,
+  rateLimitStoreFor,
+  tokenPrincipalOf,
+} from '@vigil/auth';
+import { createLogger, loadConfig, trustProxySetting, type RunningApp } from '@vigil/config';
 import {
   createApiTokenService,
+  databaseReadiness,
   openSqlClient,
   runMigrations,
   SqlNotificationSettingsStore,
-  type ApiTokenService,
-  type NotificationSettingsStore,
 } from '@vigil/control-plane';
-import { ApiExceptionFilter, requestIdMiddleware, requireContentType } from '@vigil/http';
-import { openEventReadModel, type EventReadModel } from '@vigil/search';
+import {
+  ApiExceptionFilter,
+  observeHttpRequests,
+  requestIdMiddleware,
+  requireContentType,
+} from '@vigil/http';
+import { AppOps, type AppStartOptions } from '@vigil/ops';
+import { openEventReadModel } from '@vigil/search';
+import type { ApiDependencies } from './api-dependencies';
 import { ApiModule } from './api.module';
-
-export interface ApiDependencies {
-  readModel: EventReadModel;
-  tokenService: ApiTokenService;
-  settingsStore: NotificationSettingsStore;
-  appUrl: string;
-  rateLimitPerMinute: number;
-  maxBodyBytes: number;
-  logger: Logger;
-}
 
 /** Builds the HTTP application around its dependencies; tests use it with their own. */
 export async function createApiApp(deps: ApiDependencies): Promise<NestExpressApplication> {
@@ -32,6 +33,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
     { bodyParser: false, logger: ['error', 'warn'] },
   );
   app.use(requestIdMiddleware);
+  for (const handler of observeHttpRequests(deps.ops, tokenPrincipalOf)) app.use(handler);
   app.use(requireContentType('application/json'));
   app.use(express.json({ limit: deps.maxBodyBytes, type: 'application/json' }));
   app.useGlobalFilters(new ApiExceptionFilter(deps.logger));
@@ -39,9 +41,13 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
   return app;
 }
 
-export async function startApi(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
-  const config = loadConfig(['runtime', 'api', 'elasticsearch', 'database', 'links'], env);
+export async function startApi(
+  env: NodeJS.ProcessEnv = process.env,
+  options: AppStartOptions = {},
+): Promise<RunningApp> {
+  const config = loadConfig(['runtime', 'api', 'elasticsearch', 'database', 'links', 'ops'], env);
   const logger = createLogger('api', config.runtime.LOG_LEVEL);
+  const ops = AppOps.create('api', config.ops, logger, options.ops);
   const sql = await openSqlClient({
     databaseUrl: config.database.DATABASE_URL,
     poolSize: config.database.DATABASE_POOL_SIZE,
@@ -55,20 +61,31 @@ export async function startApi(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     indexPrefix: config.elasticsearch.VIGIL_INDEX_PREFIX,
     sql,
   });
+  ops.dependsOn([databaseReadiness(sql), ...readModel.readinessChecks]);
   const app = await createApiApp({
     readModel: readModel.value,
     tokenService: createApiTokenService(sql, { logger }),
     settingsStore: new SqlNotificationSettingsStore(sql),
     appUrl: config.links.APP_URL,
-    rateLimitPerMinute: config.api.API_RATE_LIMIT_PER_MINUTE,
+    rateLimiter: createTokenRateLimiter({
+      name: 'api',
+      pointsPerMinute: config.api.API_RATE_LIMIT_PER_MINUTE,
+      store: rateLimitStoreFor(sql),
+    }),
     maxBodyBytes: config.api.API_MAX_BODY_BYTES,
     logger,
+    ops,
   });
+  // Behind a reverse proxy, the client's address (request logs, limits) comes from X-Forwarded-For.
+  app.set('trust proxy', trustProxySetting(config.api.TRUST_PROXY));
   await app.listen(config.api.API_PORT, config.api.API_HOST);
+  const opsUrl = await ops.start();
   logger.info(`api listening on http://${config.api.API_HOST}:${config.api.API_PORT}`);
   return {
     url: (await app.getUrl()).replace('[::1]', '127.0.0.1'),
+    opsUrl,
     stop: async () => {
+      await ops.stop();
       await app.close();
       await readModel.close();
       await sql.close();

@@ -1,18 +1,29 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, DataFolderInUseError, loadConfig } from '@vigil/config';
+import { ConfigError, DataFolderInUseError } from '@vigil/config';
 import {
   type ApiTokenService,
+  AuditError,
   MigrationError,
+  SecretOpenError,
+  SecretsKeyError,
+  SqlAuditLog,
   SqlUnavailableError,
   TokenError,
   UserError,
   createApiTokenService,
-  openSqlClient,
   describePermissions,
-  runMigrations,
+  type AuditContext,
 } from '@vigil/control-plane';
+import { registerAuditCommands } from './audit-command';
+import type { CliIo } from './cli-io';
+import { isElasticsearchUnavailable } from '@vigil/search';
+import { CreateApiToken, DeleteApiToken, WorkspaceError } from '@vigil/workspace';
+import { registerDetectionCommands } from './detection-command';
 import { formatTokenList } from './format';
+import { registerMigrateCommand } from './migrate-command';
+import { registerSecretsCommands } from './secrets-command';
 import { USER_OPTION_OF_FIELD, registerUserCommands } from './user-command';
+import { withControlPlane } from './with-control-plane';
 import {
   type ExpiryChoice,
   type ScopeGrant,
@@ -22,15 +33,6 @@ import {
   parsePresetArg,
   parseScopeArg,
 } from './parse-args';
-
-export interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-  /** The environment, read once through @vigil/config. */
-  readonly env: Record<string, string | undefined>;
-  /** Reads all of standard input (passwords are piped, never passed as arguments). */
-  readonly stdin?: () => Promise<string>;
-}
 
 /** Exit codes: 0 done, 1 the operation failed, 2 bad input or configuration. */
 export const EXIT_OK = 0;
@@ -57,27 +59,20 @@ function argParser<T>(parse: (input: string) => T) {
   };
 }
 
-/** Opens the database, brings the schema up to date, runs `work`, and always closes the pool. */
+/**
+ * Runs `work` with the token service, the audit log and the operator's audit context (the OS
+ * account running the command).
+ */
 async function withTokenService<T>(
   io: CliIo,
-  work: (tokens: ApiTokenService) => Promise<T>,
+  work: (tokens: ApiTokenService, log: SqlAuditLog, operator: AuditContext) => Promise<T>,
 ): Promise<T> {
-  const config = loadConfig(['database', 'runtime'], io.env);
-  const sql = await openSqlClient({
-    databaseUrl: config.database.DATABASE_URL,
-    poolSize: 2,
-    dataDir: config.database.VIGIL_DATA_DIR,
-    applicationName: 'vigil-cli',
-  });
-  try {
-    await runMigrations(sql);
+  return withControlPlane(io, async ({ sql, operator }) => {
     const tokens = createApiTokenService(sql);
-    const result = await work(tokens);
+    const result = await work(tokens, new SqlAuditLog(sql), operator);
     await tokens.drain();
     return result;
-  } finally {
-    await sql.close();
-  }
+  });
 }
 
 interface CreateOptions {
@@ -121,13 +116,17 @@ function buildProgram(io: CliIo): Command {
     .option('--created-by <who>', 'who is creating it, kept with the token', 'cli')
     .option('--json', 'print the token and its value as JSON')
     .action(async (options: CreateOptions) => {
-      await withTokenService(io, async (tokens) => {
-        const { token: created, value } = await tokens.createToken({
-          name: options.name,
-          permissions: buildPermissions(options.preset, options.scope),
-          ...options.expires,
-          createdBy: options.createdBy,
-        });
+      await withTokenService(io, async (tokens, log, operator) => {
+        const { token: created, value } = await new CreateApiToken(tokens, log).execute(
+          {
+            name: options.name,
+            permissions: buildPermissions(options.preset, options.scope),
+            ...options.expires,
+            createdBy: options.createdBy,
+            now: new Date(),
+          },
+          operator,
+        );
         if (options.json) {
           io.stdout.write(`${JSON.stringify({ ...created, value }, null, 2)}\n`);
           return;
@@ -165,13 +164,17 @@ function buildProgram(io: CliIo): Command {
     .description('Delete an API token; requests made with it are rejected at once')
     .argument('<id>', 'the token id shown by "token list"')
     .action(async (id: string) => {
-      await withTokenService(io, async (tokens) => {
-        await tokens.deleteToken(id);
+      await withTokenService(io, async (tokens, log, operator) => {
+        await new DeleteApiToken(tokens, log).execute({ tokenId: id }, operator);
         io.stdout.write(`Deleted API token ${id}. Requests made with it are now rejected.\n`);
       });
     });
 
   registerUserCommands(program, io);
+  registerMigrateCommand(program, io);
+  registerAuditCommands(program, io);
+  registerSecretsCommands(program, io);
+  registerDetectionCommands(program, io);
   return program;
 }
 
@@ -195,10 +198,22 @@ function describeFailure(error: unknown): { code: number; message: string } {
       message: [error.message, ...lines].join('\n'),
     };
   }
+  if (error instanceof UsageError || error instanceof SecretsKeyError) {
+    return { code: EXIT_USAGE, message: error.message };
+  }
+  if (error instanceof AuditError) {
+    return { code: EXIT_USAGE, message: `--${error.field}: ${error.message}` };
+  }
+  if (error instanceof SecretOpenError) return { code: EXIT_FAILED, message: error.message };
+  if (error instanceof WorkspaceError) return { code: EXIT_FAILED, message: error.message };
   if (error instanceof SqlUnavailableError) {
     return { code: EXIT_FAILED, message: `Cannot reach the database: ${error.message}` };
   }
   if (error instanceof MigrationError) return { code: EXIT_FAILED, message: error.message };
+  if (isElasticsearchUnavailable(error)) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { code: EXIT_FAILED, message: `Cannot reach Elasticsearch: ${reason}` };
+  }
   if (error instanceof DataFolderInUseError) return { code: EXIT_FAILED, message: error.message };
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { code: EXIT_FAILED, message: `Unexpected failure: ${detail}` };

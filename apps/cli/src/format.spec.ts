@@ -1,5 +1,5 @@
 import { completePermissions } from '@vigil/control-plane';
-import { formatInstant, formatTable, formatTokenList } from './format';
+import { formatAuditList, formatInstant, formatTable, formatTokenList } from './format';
 
 describe('formatting the token list', () => {
   it('aligns columns under their headers', () => {
@@ -49,5 +49,40 @@ describe('formatting the token list', () => {
       'detection:read',
     ]);
     expect(formatTokenList([])).toBe('No API tokens.');
+  });
+});
+
+describe('formatting the audit list', () => {
+  it('shows time, actor, action, target, address and details, with control characters escaped', () => {
+    const text = formatAuditList([
+      {
+        id: '1',
+        occurredAt: new Date('2026-01-01T10:00:00.123Z'),
+        actor: { type: 'user', id: 'u', label: 'ada@example.com' },
+        action: 'user.disabled',
+        target: { type: 'user', id: 'u2' },
+        address: '198.51.100.7',
+        requestId: null,
+        details: { email: 'eve@example.com\u001b[31m' },
+      },
+    ]);
+    const [header, row] = text.split('\n');
+    expect(header.split(/\s{2,}/)).toEqual([
+      'TIME',
+      'ACTOR',
+      'ACTION',
+      'TARGET',
+      'ADDRESS',
+      'DETAILS',
+    ]);
+    expect(row.split(/\s{2,}/)).toEqual([
+      '2026-01-01 10:00:00 UTC',
+      'user:ada@example.com',
+      'user.disabled',
+      'user:u2',
+      '198.51.100.7',
+      '{"email":"eve@example.com\\u001b[31m"}',
+    ]);
+    expect(formatAuditList([])).toBe('No audit events.');
   });
 });

@@ -3,6 +3,7 @@ import {
   UsageError,
   buildPermissions,
   parseExpiresArg,
+  parseInstantArg,
   parsePresetArg,
   parseScopeArg,
 } from './parse-args';
@@ -90,6 +91,29 @@ describe('parseExpiresArg', () => {
       'tomorrow',
     ]) {
       expect(() => parseExpiresArg(bad)).toThrow(UsageError);
+    }
+  });
+});
+
+describe('parseInstantArg', () => {
+  const now = new Date('2026-03-10T12:00:00Z');
+
+  it('reads a time ago in minutes, hours or days', () => {
+    expect(parseInstantArg('30m', now)).toEqual(new Date('2026-03-10T11:30:00Z'));
+    expect(parseInstantArg('12h', now)).toEqual(new Date('2026-03-10T00:00:00Z'));
+    expect(parseInstantArg('7D', now)).toEqual(new Date('2026-03-03T12:00:00Z'));
+  });
+
+  it('reads ISO dates and date-times with a zone', () => {
+    expect(parseInstantArg('2026-03-01', now)).toEqual(new Date('2026-03-01T00:00:00Z'));
+    expect(parseInstantArg('2026-03-01T09:30+01:00', now)).toEqual(
+      new Date('2026-03-01T08:30:00Z'),
+    );
+  });
+
+  it('refuses anything else, saying which forms it takes', () => {
+    for (const bad of ['yesterday', '7', '1y', '2026-02-30', '2026-03-01T09:00']) {
+      expect(() => parseInstantArg(bad, now)).toThrow(/is not a time; use for example 7d/);
     }
   });
 });

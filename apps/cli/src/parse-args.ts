@@ -107,3 +107,27 @@ export function parseExpiresArg(input: string): ExpiryChoice {
     `"${input}" is not a duration or a date; use for example 30d, 2026-03-01 or 2026-03-01T09:00:00Z`,
   );
 }
+
+const AGO = /^(\d{1,6})(m|h|d)$/i;
+const AGO_UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `--since 7d` (that long before `now`: m, h or d) or an ISO 8601 date (00:00 UTC that day) or
+ * date-time with its zone, as `--expires` takes them.
+ */
+export function parseInstantArg(input: string, now: Date): Date {
+  const value = input.trim();
+  const ago = AGO.exec(value);
+  if (ago) return new Date(now.getTime() - Number(ago[1]) * AGO_UNIT_MS[ago[2].toLowerCase()]);
+  if (DATE_ONLY.test(value) || DATE_TIME.test(value)) {
+    try {
+      const parsed = parseExpiresArg(value);
+      if ('expiresAt' in parsed) return parsed.expiresAt;
+    } catch {
+      // An impossible date: refused below like any other input.
+    }
+  }
+  throw new UsageError(
+    `"${input}" is not a time; use for example 7d, 12h, 30m (ago), 2026-03-01 or 2026-03-01T09:00:00Z`,
+  );
+}
