@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger, loadConfig, type RunningApp } from '@vigil/config';
-import { openSqlClient, type WebhookTargetPolicy } from '@vigil/control-plane';
+import { DEFAULT_OPS_PORTS, createLogger, loadConfig, type RunningApp } from '@vigil/config';
+import {
+  loadSecretBox,
+  openSqlClient,
+  secretsKeySettings,
+  type WebhookTargetPolicy,
+} from '@vigil/control-plane';
+import { OpsRuntime } from '@vigil/ops';
 import { startApi } from '../../api/src/start-api';
 import { startIndexer } from '../../indexer/src/start-indexer';
 import { startIngest } from '../../ingest/src/start-ingest';
@@ -21,6 +27,8 @@ export interface AllInOneUrls {
   /** Where the built-in receiver takes webhooks: `${inbox}/webhooks/<channel>`. */
   readonly webhookReceiver: string;
   readonly smtp: string;
+  /** The ops listener: /metrics (every app's series, labelled by app), /livez, /readyz. */
+  readonly ops: string;
 }
 
 export interface RunningAllInOne extends RunningApp {
@@ -39,8 +47,16 @@ export interface RunningAllInOne extends RunningApp {
 export async function startAllInOne(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningAllInOne> {
-  const config = loadConfig(['runtime', 'demoInbox', 'database', 'notifier'], env);
+  const config = loadConfig(['runtime', 'demoInbox', 'database', 'notifier', 'ops'], env);
   const logger = createLogger('all-in-one', config.runtime.LOG_LEVEL);
+  // One registry, one set of probes and one listener for every app of the process.
+  const ops = new OpsRuntime({
+    metrics: config.ops.VIGIL_METRICS === 'on',
+    processApp: 'all-in-one',
+    liveness: { stallMs: config.ops.OPS_LOOP_STALL_MS, stepMaxMs: config.ops.OPS_STEP_MAX_MS },
+    logger,
+  });
+  const shared = { ops };
   const started: RunningApp[] = [];
   const stopAll = async () => {
     for (const app of [...started].reverse()) {
@@ -67,15 +83,21 @@ export async function startAllInOne(
     });
     started.push(inbox);
     const appEnv = withInbox(env, inbox);
-    started.push(await startIndexer(appEnv));
-    started.push(await startStreamProcessor(appEnv));
-    started.push(await startNotifier(appEnv));
-    const ingest = await startIngest(appEnv);
+    started.push(await startIndexer(appEnv, shared));
+    started.push(await startStreamProcessor(appEnv, shared));
+    started.push(await startNotifier(appEnv, shared));
+    const ingest = await startIngest(appEnv, shared);
     started.push(ingest);
-    const api = await startApi(appEnv);
+    const api = await startApi(appEnv, shared);
     started.push(api);
-    const web = await startWeb(appEnv);
+    const web = await startWeb(appEnv, shared);
     started.push(web);
+    const opsUrl = await ops.listen(
+      config.ops.OPS_HOST,
+      config.ops.OPS_PORT ?? DEFAULT_OPS_PORTS['all-in-one'],
+    );
+    // Stopped first: probes fail while the apps stop.
+    started.push({ stop: () => ops.close() });
     runDemoHere = () =>
       feedSamples({
         env: appEnv,
@@ -97,8 +119,9 @@ export async function startAllInOne(
       inbox: inbox.url,
       webhookReceiver: inbox.webhookUrl('<channel>'),
       smtp: `${inbox.smtpHost}:${inbox.smtpPort}`,
+      ops: opsUrl,
     };
-    return { url: web.url!, urls, inbox, env: appEnv, stop: stopAll };
+    return { url: web.url!, opsUrl, urls, inbox, env: appEnv, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
@@ -117,6 +140,9 @@ interface FeedSamplesOptions {
 
 /** The sample data of `npm run demo`, fed in this process; returns what to tell the caller. */
 async function feedSamples(options: FeedSamplesOptions): Promise<string[]> {
+  const { box } = loadSecretBox(
+    secretsKeySettings(loadConfig(['secrets', 'database', 'runtime'], options.env)),
+  );
   const sql = await openSqlClient({
     databaseUrl: options.databaseUrl,
     poolSize: 2,
@@ -131,6 +157,7 @@ async function feedSamples(options: FeedSamplesOptions): Promise<string[]> {
       inboxUrl: options.inboxUrl,
       webUrl: options.webUrl,
       policy: options.policy,
+      secrets: box,
       log: (message) => lines.push(message),
     });
   } finally {
@@ -164,6 +191,7 @@ export function startupBanner(
       : `  sign in          ${admin}, password in .vigil/admin-password (or VIGIL_ADMIN_PASSWORD)`,
     `  query API        ${urls.api}/api-key/v1`,
     `  ingest           ${urls.ingest}/ingest/v1`,
+    `  ops              ${urls.ops}/metrics, /livez, /readyz`,
     `  webhooks         ${urls.inbox}/webhooks  (receiver: ${urls.webhookReceiver})`,
     smtpIsInbox
       ? `  mail             ${urls.inbox}/mail  (SMTP ${urls.smtp})`

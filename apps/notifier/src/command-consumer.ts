@@ -3,6 +3,7 @@ import { decodeNotificationCommands, type NotificationCommand } from '@vigil/con
 import {
   DecodeError,
   type BatchConsumer,
+  type ConsumerObserver,
   type DecodedBatchConsumerSpec,
   type MessageLog,
 } from '@vigil/kafka';
@@ -22,6 +23,7 @@ export interface CommandConsumerOptions {
   topic: string;
   handler: CommandBatchHandler;
   logger: Logger;
+  observer?: ConsumerObserver;
 }
 
 /**
@@ -34,16 +36,15 @@ export class CommandConsumer implements BatchConsumer {
   private readonly consumer: BatchConsumer;
 
   constructor(options: CommandConsumerOptions) {
-    const { log, groupId, topic, handler, logger } = options;
+    const { log, groupId, topic, handler, logger, observer } = options;
     const spec: DecodedBatchConsumerSpec = {
       groupId,
       topics: [topic],
       logger,
+      observer,
       decode: (value) => {
         const commands = decodeNotificationCommands(value);
-        if (!commands) {
-          throw new DecodeError('Not a notification command record of version 1 or 2 (JSON)');
-        }
+        if (typeof commands === 'string') throw new DecodeError(commands);
         return commands;
       },
       handler: async (records) => {

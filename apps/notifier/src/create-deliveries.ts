@@ -4,6 +4,7 @@ import type {
   NewDelivery,
   SqlClient,
   SqlDeliveryStore,
+  SqlDigestStore,
   WebhookProviderService,
 } from '@vigil/control-plane';
 import { planDeliveries, providerIdsIn } from './plan-deliveries';
@@ -17,6 +18,7 @@ export class CreateDeliveries {
   constructor(
     private readonly sql: SqlClient,
     private readonly store: SqlDeliveryStore,
+    private readonly digests: SqlDigestStore,
     private readonly providers: WebhookProviderService,
     private readonly appUrl: string,
   ) {}
@@ -37,7 +39,7 @@ export class CreateDeliveries {
     });
     const created = await this.sql.transaction(async (tx) => {
       const inserted = await this.store.insert(tx, deliveries);
-      await this.store.upsertDigestEntries(tx, digestEntries);
+      await this.digests.upsertDigestEntries(tx, digestEntries);
       return inserted;
     });
     return { rejected, created };

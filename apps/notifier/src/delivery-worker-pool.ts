@@ -4,11 +4,17 @@ import {
   type AttemptResult,
   type ClaimCapacity,
   type ClaimedDelivery,
+  type DeliveryChannel,
   type LeaseDurations,
   type SqlDeliveryStore,
 } from '@vigil/control-plane';
 import { AttemptRecorder } from './attempt-recorder';
-import type { DeliverySender, SendOutcome } from './send-outcome';
+import {
+  attemptOutcomeOf,
+  type DeliverySender,
+  type SendFailure,
+  type SendOutcome,
+} from './send-outcome';
 import type { TargetConcurrencyLimits } from './target-concurrency-limits';
 
 export interface DeliveryWorkerPoolOptions {
@@ -23,6 +29,17 @@ export interface DeliveryWorkerPoolOptions {
   /** How often to look for due deliveries when nothing wakes the pool. */
   pollIntervalMs: number;
   logger: Logger;
+  /** Told of every attempt and every final outcome (metrics). */
+  observer?: DeliveryObserver;
+  /** Told each time the loop goes round, claiming or idle (liveness). */
+  heartbeat?: { beat(): void };
+}
+
+/** What the pool reports of its deliveries; no provider or recipient is ever named. */
+export interface DeliveryObserver {
+  attempted(channel: DeliveryChannel, outcome: 'success' | SendFailure, seconds: number): void;
+  finished(channel: DeliveryChannel, status: 'delivered' | 'dead'): void;
+  digestSent(): void;
 }
 
 /** The next state of a delivery after one attempt (DESIGN §5). Pure. */
@@ -69,6 +86,11 @@ export class DeliveryWorkerPool {
     this.attempts = new AttemptRecorder((records) => options.store.recordAttempts(records));
   }
 
+  /** Deliveries being sent right now. */
+  get inFlight(): number {
+    return this.sending;
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -99,6 +121,7 @@ export class DeliveryWorkerPool {
   private async run(): Promise<void> {
     const { store, concurrency, lease, pollIntervalMs, logger } = this.options;
     while (this.running) {
+      this.options.heartbeat?.beat();
       // Claim up to one round ahead, so a slot that frees is refilled from memory rather than
       // by one more round trip per delivery.
       const wanted = 2 * concurrency - this.sending - this.queued.length;
@@ -210,6 +233,7 @@ export class DeliveryWorkerPool {
       };
     }
     const latencyMs = performance.now() - started;
+    this.options.observer?.attempted(delivery.channel, attemptOutcomeOf(outcome), latencyMs / 1000);
     targetLimits.record(
       delivery.target,
       { ok: outcome.ok, latencyMs },
@@ -232,6 +256,10 @@ export class DeliveryWorkerPool {
       // The lease expires and the delivery is attempted again: at least once, never lost.
       logger.error({ err: error, deliveryId: delivery.id }, 'could not record a delivery attempt');
       return;
+    }
+    if (result.status !== 'retry') this.options.observer?.finished(delivery.channel, result.status);
+    if (result.status === 'delivered' && delivery.kind === 'digest') {
+      this.options.observer?.digestSent();
     }
     const log = {
       deliveryId: delivery.id,

@@ -1,8 +1,8 @@
 import type { Logger } from '@vigil/config';
-import type { DigestGroup, NewDelivery, SqlDeliveryStore } from '@vigil/control-plane';
+import type { DigestGroup, NewDelivery, SqlDigestStore } from '@vigil/control-plane';
 
 export interface DigestCloserOptions {
-  store: SqlDeliveryStore;
+  digests: SqlDigestStore;
   graceMs: number;
   intervalMs: number;
   render: (group: DigestGroup) => NewDelivery;
@@ -12,7 +12,8 @@ export interface DigestCloserOptions {
   clock?: () => number;
 }
 
-const MAX_DIGESTS_PER_TURN = 500;
+/** Batch windows closed per transaction: every recipient's digest of each. */
+const MAX_WINDOWS_PER_TURN = 20;
 
 /**
  * Every few seconds, turns the Batch windows that ended more than `graceMs` ago into one digest
@@ -38,17 +39,17 @@ export class DigestCloser {
 
   /** Closes what is due now; returns how many digests were created. */
   async closeDue(): Promise<void> {
-    const { store, graceMs, render, onClosed, logger } = this.options;
+    const { digests, graceMs, render, onClosed, logger } = this.options;
     const now = (this.options.clock ?? Date.now)();
     try {
       let created: number;
       do {
-        created = await store.closeDigests(now - graceMs, MAX_DIGESTS_PER_TURN, render);
+        created = await digests.closeDigests(now - graceMs, MAX_WINDOWS_PER_TURN, render);
         if (created > 0) {
           logger.info({ digests: created }, 'digests closed');
           onClosed();
         }
-      } while (created === MAX_DIGESTS_PER_TURN);
+      } while (created > 0);
     } catch (error) {
       logger.error({ err: error }, 'could not close digests');
     }

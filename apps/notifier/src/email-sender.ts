@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ClaimedDelivery } from '@vigil/control-plane';
+import type { ReadinessCheck } from '@vigil/ops';
 import type { EmailPayload } from './plan-deliveries';
 import type { SendOutcome } from './send-outcome';
 
@@ -45,14 +46,30 @@ export class EmailSender {
       });
       return { ok: true, statusCode: null, error: null };
     } catch (error) {
-      const responseCode = (error as { responseCode?: unknown }).responseCode;
+      const { responseCode, code } = error as { responseCode?: unknown; code?: unknown };
+      const answered = typeof responseCode === 'number';
       return {
         ok: false,
         statusCode: null,
         error: error instanceof Error ? error.message : String(error),
-        permanent: typeof responseCode === 'number' && responseCode >= 500,
+        permanent: answered && responseCode >= 500,
+        failure: answered ? 'http_error' : code === 'ETIMEDOUT' ? 'timeout' : 'network_error',
       };
     }
+  }
+
+  /**
+   * /readyz's check of the SMTP server: a connection that greets and accepts EHLO (and the
+   * login, when there is one). Its answer is kept a while: each check opens a connection.
+   */
+  readiness(): ReadinessCheck {
+    return {
+      dependency: 'smtp',
+      cacheMs: 15_000,
+      check: async () => {
+        await this.transport.verify();
+      },
+    };
   }
 
   close(): void {

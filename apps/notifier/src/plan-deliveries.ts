@@ -7,6 +7,7 @@ import {
   type RenderedEmail,
 } from '@vigil/contracts';
 import type { DigestEntry, NewDelivery, WebhookProviderTarget } from '@vigil/control-plane';
+import { renderStoredBody, type DestinationNotification } from '@vigil/destinations';
 import { idFromParts } from '@vigil/notification-policy';
 
 /** The email payload stored with a delivery: the sender only adds From. */
@@ -28,31 +29,15 @@ export function normalizeRecipient(address: string): string {
   return address.trim().toLowerCase();
 }
 
-function recipientsOf(value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((r) => typeof r !== 'string')) {
-    throw new Error('decision.recipients must be an array of strings');
-  }
-  return [...new Set((value as string[]).map(normalizeRecipient).filter(Boolean))];
-}
-
-function providerIdsOf(value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((r) => typeof r !== 'string')) {
-    throw new Error('decision.providerIds must be an array of strings');
-  }
-  return [...new Set(value as string[])];
-}
-
-function requireString(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0) {
-    throw new Error(`decision.${field} must be a non-empty string`);
-  }
-  return value;
+/** Each recipient once, addresses normalized; blank ones dropped. */
+function recipientsOf(recipients: readonly string[]): string[] {
+  return [...new Set(recipients.map(normalizeRecipient).filter(Boolean))];
 }
 
 /**
  * Turns one command into the deliveries (and digest lines) it asks for, each payload rendered
  * now, once. Providers missing from `providers` or deleted since the decision are skipped.
- * Throws on a command it cannot understand; the caller sends that record to the DLQ.
+ * The command was validated when its record was decoded (decodeNotificationCommands).
  */
 export function planDeliveries(
   command: NotificationCommand,
@@ -60,13 +45,13 @@ export function planDeliveries(
   appUrl: string,
 ): DeliveryPlan {
   const { decision } = command;
-  const notificationId = requireString(decision.notificationId, 'notificationId');
-  const liveProviders = (ids: unknown) =>
-    providerIdsOf(ids)
+  const { notificationId } = decision;
+  const liveProviders = (ids: readonly string[]) =>
+    [...new Set(ids)]
       .map((id) => providers.get(id))
       .filter((p): p is WebhookProviderTarget => p !== undefined && !p.deleted);
   const emailTo = (
-    recipients: unknown,
+    recipients: readonly string[],
     kind: NewDelivery['kind'],
     subjectId: string,
     email: RenderedEmail,
@@ -83,69 +68,52 @@ export function planDeliveries(
 
   switch (decision.kind) {
     case 'webhook': {
-      const detectionId = requireString(decision.detectionId, 'detectionId');
-      const deliveries = liveProviders(decision.providerIds).map((provider): NewDelivery => {
-        const id = deliveryId(notificationId, 'webhook', provider.id);
-        return {
-          id,
+      const { kind: _kind, channel: _channel, providerIds, ...notice } = decision;
+      const deliveries = liveProviders(providerIds).map((provider) =>
+        webhookDelivery(
+          { subject: 'detection', ...notice },
+          decision.detectionId,
+          provider,
           notificationId,
-          kind: 'detection',
-          channel: 'webhook',
-          target: provider.id,
-          subjectId: detectionId,
-          payload: buildDetectionWebhookPayload(
-            decision,
-            { id, recipientName: provider.name },
-            appUrl,
-          ),
-        };
-      });
+          appUrl,
+        ),
+      );
       return { deliveries, digestEntries: [] };
     }
     case 'investigation-webhook': {
-      const investigationId = requireString(decision.investigationId, 'investigationId');
-      const deliveries = liveProviders(decision.providerIds).map((provider): NewDelivery => {
-        const id = deliveryId(notificationId, 'webhook', provider.id);
-        return {
-          id,
+      const { kind: _kind, channel: _channel, providerIds, ...update } = decision;
+      const deliveries = liveProviders(providerIds).map((provider) =>
+        webhookDelivery(
+          { subject: 'investigation', ...update },
+          decision.investigationId,
+          provider,
           notificationId,
-          kind: 'investigation',
-          channel: 'webhook',
-          target: provider.id,
-          subjectId: investigationId,
-          payload: buildInvestigationWebhookPayload(
-            decision,
-            { id, recipientName: provider.name },
-            appUrl,
-          ),
-        };
-      });
+          appUrl,
+        ),
+      );
       return { deliveries, digestEntries: [] };
     }
     case 'email': {
-      const detectionId = requireString(decision.detectionId, 'detectionId');
       const email = renderDetectionEmail(decision, appUrl);
       return {
-        deliveries: emailTo(decision.recipients, 'detection', detectionId, email),
+        deliveries: emailTo(decision.recipients, 'detection', decision.detectionId, email),
         digestEntries: [],
       };
     }
     case 'investigation-email': {
-      const investigationId = requireString(decision.investigationId, 'investigationId');
       const email = renderInvestigationEmail(decision, appUrl);
       return {
-        deliveries: emailTo(decision.recipients, 'investigation', investigationId, email),
+        deliveries: emailTo(decision.recipients, 'investigation', decision.investigationId, email),
         digestEntries: [],
       };
     }
     case 'digest-entry': {
-      const entryKey = requireString(decision.entryKey, 'entryKey');
       const digestEntries = recipientsOf(decision.recipients).map((recipient): DigestEntry => ({
-        entryKey,
+        entryKey: decision.entryKey,
         recipient,
         windowStart: decision.windowStart,
         windowEnd: decision.windowEnd,
-        detectionId: requireString(decision.detectionId, 'detectionId'),
+        detectionId: decision.detectionId,
         detectionName: decision.detectionName,
         newCount: decision.windowNewCount,
         currentCount: decision.currentCount,
@@ -154,22 +122,49 @@ export function planDeliveries(
       }));
       return { deliveries: [], digestEntries };
     }
-    default: {
-      const kind: string = (decision as { kind: string }).kind;
-      throw new Error(`Unknown decision kind "${kind}"`);
-    }
   }
+}
+
+/**
+ * One provider's delivery of a notification, in what the provider receives: the SPEC payload
+ * for `webhook` destinations (built as it always was), else the Slack, Teams or PagerDuty body.
+ */
+function webhookDelivery(
+  notification: DestinationNotification,
+  subjectId: string,
+  provider: WebhookProviderTarget,
+  notificationId: string,
+  appUrl: string,
+): NewDelivery {
+  const id = deliveryId(notificationId, 'webhook', provider.id);
+  const delivery = { id, recipientName: provider.name };
+  const base = {
+    id,
+    notificationId,
+    kind: notification.subject,
+    channel: 'webhook',
+    target: provider.id,
+    subjectId,
+  } as const;
+  if (provider.destination.kind === 'webhook') {
+    return {
+      ...base,
+      payload:
+        notification.subject === 'detection'
+          ? buildDetectionWebhookPayload(notification, delivery, appUrl)
+          : buildInvestigationWebhookPayload(notification, delivery, appUrl),
+    };
+  }
+  const body = renderStoredBody(notification, { appUrl, delivery }, provider.destination);
+  return { ...base, payload: null, payloadJson: body };
 }
 
 /** Every provider id a batch of commands refers to, to load them in one query. */
 export function providerIdsIn(commands: readonly NotificationCommand[]): string[] {
   const ids = new Set<string>();
   for (const { decision } of commands) {
-    if (
-      (decision.kind === 'webhook' || decision.kind === 'investigation-webhook') &&
-      Array.isArray(decision.providerIds)
-    ) {
-      for (const id of decision.providerIds) if (typeof id === 'string') ids.add(id);
+    if (decision.kind === 'webhook' || decision.kind === 'investigation-webhook') {
+      for (const id of decision.providerIds) ids.add(id);
     }
   }
   return [...ids];

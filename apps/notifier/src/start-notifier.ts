@@ -1,12 +1,21 @@
 import { createLogger, loadConfig, type RunningApp } from '@vigil/config';
 import {
+  AuditRetention,
+  SqlAuditLog,
   SqlDeliveryStore,
+  SqlDigestStore,
   WebhookProviderService,
+  assertKeyOpensStoredSecrets,
+  loadSecretBox,
+  databaseReadiness,
   openSqlClient,
   parseRetrySchedule,
   runMigrations,
+  sealPlaintextSecrets,
+  secretsKeySettings,
 } from '@vigil/control-plane';
 import { openAppMessageLog } from '@vigil/kafka';
+import { AppOps, type AppStartOptions } from '@vigil/ops';
 import { CommandConsumer } from './command-consumer';
 import { CreateDeliveries } from './create-deliveries';
 import { DeliveryWorkerPool } from './delivery-worker-pool';
@@ -19,15 +28,31 @@ import { WebhookSender } from './webhook-sender';
 
 const POLL_INTERVAL_MS = 250;
 const SMTP_SEND_BOUND_MS = 60_000;
+const LAG_REFRESH_MS = 10_000;
+const BACKLOG_REFRESH_MS = 15_000;
 
 /**
  * The notifier: notification commands in, deliveries in Postgres, webhooks and emails out.
  * Wiring only.
  */
-export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
-  const config = loadConfig(['runtime', 'kafka', 'database', 'notifier'], env);
+export async function startNotifier(
+  env: NodeJS.ProcessEnv = process.env,
+  options: AppStartOptions = {},
+): Promise<RunningApp> {
+  const config = loadConfig(
+    ['runtime', 'kafka', 'database', 'notifier', 'secrets', 'audit', 'ops'],
+    env,
+  );
   const settings = config.notifier;
   const logger = createLogger('notifier', config.runtime.LOG_LEVEL);
+  // Before anything opens: without a usable key, deliveries could not be signed.
+  const secrets = loadSecretBox(secretsKeySettings(config));
+  logger.info(
+    { keyId: secrets.box.keyId, source: secrets.source, generated: secrets.generated },
+    'webhook secrets key loaded',
+  );
+  const ops = AppOps.create('notifier', config.ops, logger, options.ops);
+  const instruments = ops.notifier();
   const retrySchedule = parseRetrySchedule(settings.NOTIFIER_RETRY_SCHEDULE);
   const policy = {
     allowPrivate: settings.NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS,
@@ -43,9 +68,28 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     logger,
     applicationName: 'vigil-notifier',
   });
-  await runMigrations(sql, { logger });
+  const retention = new AuditRetention({
+    log: new SqlAuditLog(sql),
+    retentionDays: config.audit.AUDIT_RETENTION_DAYS,
+    logger,
+  });
+  try {
+    await runMigrations(sql, { logger });
+    await assertKeyOpensStoredSecrets(sql, secrets.box);
+    await sealPlaintextSecrets(sql, secrets.box, logger);
+  } catch (error) {
+    await sql.close();
+    await log.close();
+    throw error;
+  }
   const store = new SqlDeliveryStore(sql);
-  const providers = new WebhookProviderService(sql, { policy, logger });
+  const digests = new SqlDigestStore(sql);
+  const providers = new WebhookProviderService(sql, {
+    policy,
+    logger,
+    secrets: secrets.box,
+    secretOverlapMs: config.secrets.WEBHOOK_SECRET_OVERLAP,
+  });
   const directory = new ProviderDirectory(providers);
 
   const webhooks = new WebhookSender({
@@ -87,21 +131,26 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     },
     pollIntervalMs: POLL_INTERVAL_MS,
     logger,
+    observer: instruments,
+    heartbeat: ops.loop('delivery worker pool'),
   });
   const closer = new DigestCloser({
-    store,
+    digests,
     graceMs: settings.NOTIFIER_DIGEST_GRACE_MS,
     intervalMs: Math.min(5_000, Math.max(250, Math.floor(settings.NOTIFIER_DIGEST_GRACE_MS / 2))),
     render: (group) => digestDelivery(group, settings.APP_URL),
     onClosed: () => pool.wake(),
     logger,
   });
-  const createDeliveries = new CreateDeliveries(sql, store, providers, settings.APP_URL);
+  const createDeliveries = new CreateDeliveries(sql, store, digests, providers, settings.APP_URL);
+  const groupId = `${config.kafka.VIGIL_TOPIC_PREFIX}vigil-notifier`;
+  const commands = ops.consumer(groupId);
   const consumer = new CommandConsumer({
     log,
-    groupId: `${config.kafka.VIGIL_TOPIC_PREFIX}vigil-notifier`,
+    groupId,
     topic: topics.notificationCommands,
     logger,
+    observer: commands,
     handler: async (commands) => {
       const { rejected, created } = await createDeliveries.execute(commands);
       if (created > 0) pool.wake();
@@ -109,19 +158,40 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env): Promi
     },
   });
 
+  ops.onStop(instruments.trackInFlight(() => pool.inFlight));
+  ops.refreshEvery('consumer lag', LAG_REFRESH_MS, async () =>
+    commands.lag(await log.consumerLag(groupId, [topics.notificationCommands])),
+  );
+  ops.refreshEvery('delivery backlog', BACKLOG_REFRESH_MS, async () =>
+    instruments.backlog(await store.countBacklog()),
+  );
+  ops.dependsOn([
+    ...log.readinessChecks({ schemaRegistry: false }),
+    databaseReadiness(sql),
+    emails.readiness(),
+  ]);
+
   pool.start();
   closer.start();
+  // The notifier is the long-running background worker of every deployment (the web app may
+  // not run at all, or scale to zero): it purges the audit log past its retention, daily.
+  retention.start();
   await consumer.start();
+  const opsUrl = await ops.start();
   logger.info(
     { topic: topics.notificationCommands, concurrency: settings.NOTIFIER_CONCURRENCY },
     'notifier running',
   );
 
   return {
+    opsUrl,
     stop: async () => {
+      // The database loops first, together: each ends its round, and a step below that fails
+      // or hangs on a server that is gone (Kafka) must not leave them running. Deliveries the
+      // consumer still creates stay pending in the outbox for the next start.
+      await Promise.all([pool.stop(), closer.stop(), retention.stop()]);
+      await ops.stop();
       await consumer.stop();
-      await closer.stop();
-      await pool.stop();
       webhooks.close();
       emails.close();
       await sql.close();

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PUBLIC_TARGETS_ONLY, type ClaimedDelivery } from '@vigil/control-plane';
+import { Webhook } from 'standardwebhooks';
 import { WebhookSender } from './webhook-sender';
 
 let server: Server;
@@ -35,6 +36,7 @@ function senderFor(url: string, policy = PUBLIC_TARGETS_ONLY) {
     provider: async (id) => ({
       id,
       name: 'p',
+      destination: { kind: 'webhook', url, sources: [] },
       url,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       deleted: false,
@@ -122,5 +124,82 @@ describe('WebhookSender on kept-alive connections', () => {
     await new Promise<void>((resolve) => resetting.close(() => resolve()));
     expect(outcome).toMatchObject({ ok: false, statusCode: null });
     expect(outcome.error).toMatch(/socket hang up|ECONNRESET/);
+  });
+});
+
+describe('WebhookSender during a secret rotation', () => {
+  const NEW_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+  const OLD_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+  const OTHER_SECRET = 'whsec_9Kq9PYHlsE3ZZ8JEM7e3yb6M1Ao6VGPk';
+  let receiving: Server;
+  let receivingPort: number;
+  const received: { body: string; headers: Record<string, string> }[] = [];
+
+  beforeAll(async () => {
+    receiving = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers as Record<string, string>,
+        });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiving.listen(0, '127.0.0.1', resolve));
+    receivingPort = (receiving.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => receiving.close(() => resolve())));
+
+  async function sendWith(previousSecret: string | undefined) {
+    const sender = new WebhookSender({
+      policy: { allowPrivate: true, allowlist: [] },
+      timeoutMs: 2_000,
+      provider: async (id) => ({
+        id,
+        name: 'p',
+        destination: {
+          kind: 'webhook',
+          url: `http://127.0.0.1:${receivingPort}/hook`,
+          sources: [],
+        },
+        url: `http://127.0.0.1:${receivingPort}/hook`,
+        secret: NEW_SECRET,
+        previousSecret,
+        deleted: false,
+      }),
+    });
+    const outcome = await sender.send(delivery);
+    sender.close();
+    expect(outcome.ok).toBe(true);
+    return received[received.length - 1];
+  }
+
+  const verifies = (
+    secret: string,
+    { body, headers }: { body: string; headers: Record<string, string> },
+  ) => {
+    try {
+      new Webhook(secret).verify(body, headers);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('carries both signatures while the old secret signs: the official verifier accepts either', async () => {
+    const request = await sendWith(OLD_SECRET);
+    expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+ v1,[A-Za-z0-9+/=]+$/);
+    expect(verifies(NEW_SECRET, request)).toBe(true);
+    expect(verifies(OLD_SECRET, request)).toBe(true);
+    expect(verifies(OTHER_SECRET, request)).toBe(false);
+  });
+
+  it('carries only the new signature once the overlap is over', async () => {
+    const request = await sendWith(undefined);
+    expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    expect(verifies(NEW_SECRET, request)).toBe(true);
+    expect(verifies(OLD_SECRET, request)).toBe(false);
   });
 });

@@ -1,12 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import {
+  WebhookTargetError,
   assertWebhookUrl,
   guardedLookup,
   type ClaimedDelivery,
   type WebhookProviderTarget,
   type WebhookTargetPolicy,
 } from '@vigil/control-plane';
+import { bodyToSend, destinationUrl, type DestinationConfig } from '@vigil/destinations';
 import { Webhook } from 'standardwebhooks';
 import type { SendOutcome } from './send-outcome';
 
@@ -18,6 +20,11 @@ export interface WebhookSenderOptions {
   timeoutMs: number;
   /** The provider behind a delivery's target; undefined when unknown. */
   provider: (id: string) => Promise<WebhookProviderTarget | undefined>;
+  /**
+   * Where a destination's requests go: destinationUrl (the provider's own URL, Slack's or Teams'
+   * webhook, PagerDuty's Events API of the region). Tests point the services at local receivers.
+   */
+  urlOf?: (destination: DestinationConfig) => string;
 }
 
 interface HttpResult {
@@ -49,26 +56,40 @@ export class WebhookSender {
         statusCode: null,
         error: 'The webhook provider was deleted',
         permanent: true,
+        failure: 'refused',
       };
     }
+    const { destination } = provider;
     let url: URL;
     try {
-      url = assertWebhookUrl(provider.url, this.options.policy);
+      url = assertWebhookUrl(
+        (this.options.urlOf ?? destinationUrl)(destination),
+        this.options.policy,
+      );
     } catch (error) {
-      return { ok: false, statusCode: null, error: messageOf(error) };
+      return { ok: false, statusCode: null, error: messageOf(error), failure: 'refused' };
     }
-    const timestamp = new Date();
-    const signature = new Webhook(provider.secret).sign(delivery.id, timestamp, delivery.payload);
-    const body = Buffer.from(delivery.payload, 'utf8');
+    const body = Buffer.from(bodyToSend(delivery.payload, destination), 'utf8');
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      'user-agent': WEBHOOK_USER_AGENT,
+    };
+    if (destination.kind === 'webhook') {
+      // Standard Webhooks: the receiver verifies the signature and de-duplicates on the id.
+      // Slack, Teams and PagerDuty authenticate by the URL or routing key instead.
+      const timestamp = new Date();
+      headers['webhook-id'] = delivery.id;
+      headers['webhook-timestamp'] = String(Math.floor(timestamp.getTime() / 1000));
+      headers['webhook-signature'] = signatureHeader(
+        provider,
+        delivery.id,
+        timestamp,
+        delivery.payload,
+      );
+    }
     try {
-      const result = await this.post(url, body, {
-        'content-type': 'application/json',
-        'content-length': String(body.length),
-        'user-agent': WEBHOOK_USER_AGENT,
-        'webhook-id': delivery.id,
-        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': signature,
-      });
+      const result = await this.post(url, body, headers);
       if (result.statusCode >= 200 && result.statusCode < 300) {
         return { ok: true, statusCode: result.statusCode, error: null };
       }
@@ -76,9 +97,20 @@ export class WebhookSender {
         result.statusCode >= 300 && result.statusCode < 400
           ? `Redirect to ${result.location ?? '(no location)'} not followed`
           : `HTTP ${result.statusCode}${result.excerpt ? `: ${result.excerpt}` : ''}`;
-      return { ok: false, statusCode: result.statusCode, error };
+      return {
+        ok: false,
+        statusCode: result.statusCode,
+        error,
+        failure: 'http_error',
+        ...(isFinalAnswer(destination, result.statusCode) ? { permanent: true } : {}),
+      };
     } catch (error) {
-      return { ok: false, statusCode: null, error: messageOf(error) };
+      return {
+        ok: false,
+        statusCode: null,
+        error: messageOf(error),
+        failure: failureOf(error),
+      };
     }
   }
 
@@ -151,15 +183,57 @@ export class WebhookSender {
           reject(new StaleConnectionError(error));
         } else {
           reject(
-            error.name === 'AbortError'
-              ? new Error(`No response within ${this.options.timeoutMs} ms`)
-              : error,
+            error.name === 'AbortError' ? new WebhookTimeoutError(this.options.timeoutMs) : error,
           );
         }
       });
       req.end(body);
     });
   }
+}
+
+/**
+ * The `webhook-signature` header: `v1,<signature>` with the provider's secret, followed, while a
+ * rotated-out secret still signs, by a space and `v1,<signature>` with that one. The Standard
+ * Webhooks scheme allows several space-separated signatures and its verifiers accept a header
+ * when any one matches, so a receiver holding either secret keeps verifying during the overlap.
+ */
+export function signatureHeader(
+  provider: Pick<WebhookProviderTarget, 'secret' | 'previousSecret'>,
+  id: string,
+  timestamp: Date,
+  payload: string,
+): string {
+  const secrets = [provider.secret, ...(provider.previousSecret ? [provider.previousSecret] : [])];
+  return secrets.map((secret) => new Webhook(secret).sign(id, timestamp, payload)).join(' ');
+}
+
+/**
+ * PagerDuty's Events API answers 400 to an event it will never accept (a malformed event, an
+ * unknown routing key) and asks to retry only on 429 and 5xx: anything else is final. Other
+ * destinations keep the retry schedule of SPEC webhooks for every failure.
+ */
+export function isFinalAnswer(destination: DestinationConfig, statusCode: number): boolean {
+  if (destination.kind !== 'pagerduty') return false;
+  return statusCode !== 429 && statusCode < 500;
+}
+
+/** No answer within the webhook timeout. */
+class WebhookTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`No response within ${timeoutMs} ms`);
+    this.name = 'WebhookTimeoutError';
+  }
+}
+
+/**
+ * Why a POST got no answer: too late, or no connection at all. The guarded lookup refusing the
+ * address (a private target resolved at connect time) is Vigil refusing to send.
+ */
+function failureOf(error: unknown): 'timeout' | 'network_error' | 'refused' {
+  if (error instanceof WebhookTimeoutError) return 'timeout';
+  if (error instanceof WebhookTargetError) return 'refused';
+  return 'network_error';
 }
 
 /** A reused kept-alive connection failed before any answer (see WebhookSender.post). */

@@ -1,4 +1,4 @@
-import { decodeNotificationCommands, type DetectionEventRecord } from '@vigil/contracts';
+import type { DetectionEventRecord } from '@vigil/contracts';
 import type { DecodedRecord, OutputRecord } from '@vigil/kafka';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
@@ -6,6 +6,7 @@ import {
   type EffectiveSettings,
   type NotificationSettings,
 } from '@vigil/notification-policy';
+import { commandsInRecord } from '../../../test/support/notification-commands';
 import { DetectionPartition } from './detection-partition';
 import type { SettingsLookup } from './settings-lookup';
 
@@ -64,9 +65,7 @@ const commandsIn = (outputs: OutputRecord[]) =>
   outputs
     .filter((o) => o.topic === topics.notificationCommands)
     .flatMap((o) =>
-      decodeNotificationCommands(o.value)!.map(
-        (c) => c.decision as { kind: string; currentCount: number },
-      ),
+      commandsInRecord(o.value).map((c) => c.decision as { kind: string; currentCount: number }),
     );
 const statesIn = (outputs: OutputRecord[]) =>
   outputs
@@ -130,6 +129,36 @@ describe('DetectionPartition', () => {
       'record key is not the detection_id',
     ]);
     expect(commandsIn(result.outputs).map((c) => c.currentCount)).toEqual([1]);
+  });
+
+  it('dead-letters invalid records as validation failures', () => {
+    const partition = new DetectionPartition(
+      { topics, partition: 2, settings: new FakeSettings() },
+      new Map(),
+      T0,
+    );
+    const result = partition.process([record('det-a', 'e1', { employee_email: 'nope' })], T0);
+    expect(result.rejected.map((r) => r.reasonClass)).toEqual(['validation']);
+  });
+
+  it('counts its decisions by mode and channel once the batch commits, not before', () => {
+    const counted: string[] = [];
+    const settings = new FakeSettings();
+    settings.current = webhookSettings({ emailEnabled: true, recipients: ['soc@example.com'] });
+    const partition = new DetectionPartition(
+      {
+        topics,
+        partition: 2,
+        settings,
+        onDecisions: (mode, channel, count) => counted.push(`${mode} ${channel} ${count}`),
+      },
+      new Map(),
+      T0,
+    );
+    const result = partition.process([record('det-a', 'e1'), record('det-b', 'e2')], T0);
+    expect(counted).toEqual([]);
+    result.commit!();
+    expect(counted.sort()).toEqual(['immediate email 2', 'immediate webhook 2']);
   });
 
   it('restores detection states from the changelog and fires a snooze that ended meanwhile', () => {

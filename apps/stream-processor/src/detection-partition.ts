@@ -16,16 +16,17 @@ import {
   type DetectionState,
   type DetectionStateOptions,
 } from '@vigil/notification-policy';
+import { detectionCommandsRecord } from './command-records';
+import { describeProblems } from './describe-problems';
 import {
-  describeProblems,
-  detectionCommandsRecord,
   detectionStateRecords,
   restoreDetectionStates,
-  toDetectionEvent,
   type WindowReseal,
-  type ProcessorTopics,
-} from './processor-records';
+} from './detection-state-records';
+import type { ProcessorTopics } from './processor-topics';
+import { DecisionTally, type DecisionCounter } from './decision-tally';
 import type { SettingsLookup } from './settings-lookup';
+import { toDetectionEvent } from './to-detection-event';
 import { WindowIndexCache } from './window-index-cache';
 
 export interface DetectionPartitionOptions {
@@ -35,6 +36,8 @@ export interface DetectionPartitionOptions {
   stateOptions?: Partial<DetectionStateOptions>;
   /** Told when the partition is revoked, so whoever fans settings changes out forgets it. */
   onClose?: (partition: DetectionPartition) => void;
+  /** Told the decisions of each committed batch or punctuation, by mode and channel. */
+  onDecisions?: DecisionCounter;
 }
 
 /**
@@ -85,12 +88,20 @@ export class DetectionPartition implements PartitionHandler {
     for (const record of records) {
       const parsed = parseDetectionEventFast(record.value, now);
       if (!parsed.ok) {
-        rejected.push({ record, reason: describeProblems('detection event', parsed.errors) });
+        rejected.push({
+          record,
+          reason: describeProblems('detection event', parsed.errors),
+          reasonClass: 'validation',
+        });
         continue;
       }
       // State lives on the partition of its key: a record keyed otherwise would split it.
       if (record.key?.toString('utf8') !== parsed.value.detection_id) {
-        rejected.push({ record, reason: 'record key is not the detection_id' });
+        rejected.push({
+          record,
+          reason: 'record key is not the detection_id',
+          reasonClass: 'validation',
+        });
         continue;
       }
       const events = byDetection.get(parsed.value.detection_id) ?? [];
@@ -101,6 +112,7 @@ export class DetectionPartition implements PartitionHandler {
     const outputs: OutputRecord[] = [];
     const staged = new Map<string, DetectionState>();
     const added = new Map<string, number>();
+    const tally = new DecisionTally();
     for (const [detectionId, events] of byDetection) {
       const previous = this.states.get(detectionId);
       const windowIds = previous && this.windows.of(detectionId, previous.recentEventIds);
@@ -112,11 +124,19 @@ export class DetectionPartition implements PartitionHandler {
       const { state, decisions } = decide(applied.state, settings, now);
       if (decisions.length > 0) {
         outputs.push(detectionCommandsRecord(this.options.topics, detectionId, decisions, now));
+        tally.add(settings.frequency, decisions);
       }
       outputs.push(...this.stateRecords(previous?.count ?? 0, state));
       staged.set(detectionId, state);
     }
-    return { outputs, rejected, commit: () => this.adopt(staged, now, added) };
+    return {
+      outputs,
+      rejected,
+      commit: () => {
+        this.adopt(staged, now, added);
+        tally.reportTo(this.options.onDecisions);
+      },
+    };
   }
 
   close(): void {
@@ -131,6 +151,7 @@ export class DetectionPartition implements PartitionHandler {
 
     const outputs: OutputRecord[] = [];
     const staged = new Map<string, DetectionState>();
+    const tally = new DecisionTally();
     for (const [detectionId, at] of this.wakeUps) {
       if (at > now) continue;
       const current = this.states.get(detectionId);
@@ -141,6 +162,7 @@ export class DetectionPartition implements PartitionHandler {
       outputs.push(detectionCommandsRecord(this.options.topics, detectionId, decisions, now));
       outputs.push(...this.stateRecords(current.count, state));
       staged.set(detectionId, state);
+      tally.add(settings.frequency, decisions);
     }
     for (const [detectionId, at] of this.wakeUps) {
       // Due but nothing to send (e.g. the settings changed again): re-plan it.
@@ -149,7 +171,13 @@ export class DetectionPartition implements PartitionHandler {
       }
     }
     if (outputs.length === 0) return null;
-    return { outputs, commit: () => this.adopt(staged, now) };
+    return {
+      outputs,
+      commit: () => {
+        this.adopt(staged, now);
+        tally.reportTo(this.options.onDecisions);
+      },
+    };
   }
 
   private stateRecords(previousCount: number, state: DetectionState): OutputRecord[] {

@@ -7,21 +7,24 @@ import type {
   ProcessedBatch,
 } from '@vigil/kafka';
 import { decideInvestigation } from '@vigil/notification-policy';
+import { commandRecord } from './command-records';
+import { describeProblems } from './describe-problems';
 import {
-  INVESTIGATION_STATE_PREFIX,
-  commandRecord,
-  describeProblems,
   investigationStateRecord,
-  toInvestigationSnapshot,
   type InvestigationStateValue,
-  type ProcessorTopics,
-} from './processor-records';
+} from './investigation-state-record';
+import type { ProcessorTopics } from './processor-topics';
+import { DecisionTally, type DecisionCounter } from './decision-tally';
 import type { SettingsLookup } from './settings-lookup';
+import { isInvestigationStateKey } from '@vigil/contracts';
+import { toInvestigationSnapshot } from './to-investigation-snapshot';
 
 export interface InvestigationPartitionOptions {
   topics: ProcessorTopics;
   partition: number;
   settings: SettingsLookup;
+  /** Told the decisions of each committed batch; investigations are never batched (immediate). */
+  onDecisions?: DecisionCounter;
 }
 
 /**
@@ -36,7 +39,7 @@ export class InvestigationPartition implements PartitionHandler {
     changelog: ChangelogEntries,
   ) {
     for (const [key, value] of changelog) {
-      if (!key.startsWith(INVESTIGATION_STATE_PREFIX)) continue;
+      if (!isInvestigationStateKey(key)) continue;
       const stored = JSON.parse(value.toString('utf8')) as InvestigationStateValue;
       if (stored.schemaVersion === 1) {
         this.fingerprints.set(stored.investigationId, stored.fingerprint);
@@ -48,15 +51,24 @@ export class InvestigationPartition implements PartitionHandler {
     const rejected: ProcessedBatch['rejected'] = [];
     const outputs: OutputRecord[] = [];
     const staged = new Map<string, string>();
+    const tally = new DecisionTally();
     for (const record of records) {
       const parsed = parseInvestigation(record.value);
       if (!parsed.ok) {
-        rejected.push({ record, reason: describeProblems('investigation', parsed.errors) });
+        rejected.push({
+          record,
+          reason: describeProblems('investigation', parsed.errors),
+          reasonClass: 'validation',
+        });
         continue;
       }
       const investigation = parsed.value;
       if (record.key?.toString('utf8') !== investigation.id) {
-        rejected.push({ record, reason: 'record key is not the investigation id' });
+        rejected.push({
+          record,
+          reason: 'record key is not the investigation id',
+          reasonClass: 'validation',
+        });
         continue;
       }
       const previous =
@@ -71,6 +83,7 @@ export class InvestigationPartition implements PartitionHandler {
       for (const decision of decisions) {
         outputs.push(commandRecord(this.options.topics, investigation.id, decision, now));
       }
+      tally.add('immediate', decisions);
       if (fingerprint !== null && fingerprint !== previous) {
         staged.set(investigation.id, fingerprint);
         outputs.push(
@@ -88,6 +101,7 @@ export class InvestigationPartition implements PartitionHandler {
       rejected,
       commit: () => {
         for (const [id, fingerprint] of staged) this.fingerprints.set(id, fingerprint);
+        tally.reportTo(this.options.onDecisions);
       },
     };
   }

@@ -12,6 +12,8 @@ const anEvent = (detectionId: string, n: number): DetectionEvent => ({
   personEmail: 'ada@example.com',
   description: 'impossible travel',
   timestamp: T0 + n,
+  riskScore: 5,
+  source: 'okta',
 });
 
 describe('WindowIndexCache', () => {

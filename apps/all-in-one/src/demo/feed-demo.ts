@@ -1,3 +1,4 @@
+import { quantity } from '@vigil/contracts';
 import type { DemoScenario } from './sample-data';
 
 export interface FeedOptions {
@@ -31,7 +32,7 @@ export async function feedDemo(scenario: DemoScenario, options: FeedOptions): Pr
   for (const [index, wave] of scenario.waves.entries()) {
     if (index > 0) await sleep(options.pauseMs);
     await post(events, options.token, wave);
-    options.onProgress?.(`wave ${index + 1}: ${wave.length} events`);
+    options.onProgress?.(`wave ${index + 1}: ${quantity(wave.length, 'event')}`);
   }
   await sleep(options.pauseMs);
   await post(
@@ -39,5 +40,5 @@ export async function feedDemo(scenario: DemoScenario, options: FeedOptions): Pr
     options.token,
     scenario.investigations,
   );
-  options.onProgress?.(`${scenario.investigations.length} investigations`);
+  options.onProgress?.(quantity(scenario.investigations.length, 'investigation'));
 }

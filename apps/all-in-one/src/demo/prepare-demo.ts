@@ -2,6 +2,7 @@ import {
   SqlNotificationSettingsStore,
   WebhookProviderService,
   createApiTokenService,
+  type SecretBox,
   type SqlClient,
   type WebhookTargetPolicy,
 } from '@vigil/control-plane';
@@ -19,6 +20,8 @@ export interface DemoSetupOptions {
   readonly receiverUrl: string;
   /** The webhook target policy the apps use, so enrollment accepts the receiver. */
   readonly policy: WebhookTargetPolicy;
+  /** Seals the provider's secret at rest, as the apps do. */
+  readonly secrets?: SecretBox;
 }
 
 export interface DemoSetup {
@@ -40,7 +43,10 @@ export async function prepareDemo(
   scenario: DemoScenario,
   options: DemoSetupOptions,
 ): Promise<DemoSetup> {
-  const providers = new WebhookProviderService(sql, { policy: options.policy });
+  const providers = new WebhookProviderService(sql, {
+    policy: options.policy,
+    secrets: options.secrets,
+  });
   const existing = (await providers.list()).find(
     (p) => p.name === DEMO_PROVIDER_NAME && p.url === options.receiverUrl,
   );

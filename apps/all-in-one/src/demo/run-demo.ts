@@ -1,4 +1,4 @@
-import type { SqlClient, WebhookTargetPolicy } from '@vigil/control-plane';
+import type { SecretBox, SqlClient, WebhookTargetPolicy } from '@vigil/control-plane';
 import { feedDemo } from './feed-demo';
 import { DEMO_RECIPIENTS, prepareDemo } from './prepare-demo';
 import { buildDemoScenario, type DemoScenario } from './sample-data';
@@ -12,6 +12,8 @@ export interface RunDemoOptions {
   readonly inboxUrl: string;
   readonly webUrl: string;
   readonly policy: WebhookTargetPolicy;
+  /** The key the apps seal webhook secrets with. */
+  readonly secrets?: SecretBox;
   readonly seed?: number;
   readonly pauseMs?: number;
   readonly log?: (message: string) => void;
@@ -38,6 +40,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
   const setup = await prepareDemo(options.sql, scenario, {
     receiverUrl: `${options.inboxUrl}/webhooks/${DEMO_CHANNEL}`,
     policy: options.policy,
+    secrets: options.secrets,
   });
   await tellReceiverTheSecret(options.inboxUrl, setup.secret);
   log(`webhook provider enrolled; global emails go to ${DEMO_RECIPIENTS.join(', ')}`);
@@ -58,6 +61,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoRun> {
       `  web app       ${options.webUrl}/u/detections`,
       '  detections:',
       modes,
+      '  (run the demo again: the same detections get new events)',
     ].join('\n'),
   );
   return { scenario, providerId: setup.providerId };

@@ -8,16 +8,27 @@ describe('buildDemoScenario', () => {
     expect(buildDemoScenario(42, NOW)).toEqual(buildDemoScenario(42, NOW));
   });
 
-  it('builds new detection, event and investigation ids from another seed', () => {
+  it('keeps the detection and investigation ids from run to run, and makes new event ids', () => {
     const a = buildDemoScenario(1, NOW);
-    const b = buildDemoScenario(2, NOW);
-    const ids = (s: typeof a) => [
-      ...s.detections.map((d) => d.id),
-      ...s.waves.flat().map((e) => e.id),
-      ...s.investigations.map((i) => i.id),
-    ];
-    const shared = ids(a).filter((id) => ids(b).includes(id));
-    expect(shared).toEqual([]);
+    const b = buildDemoScenario(2, new Date(NOW.getTime() + 60_000));
+    expect(b.detections.map((d) => d.id)).toEqual(a.detections.map((d) => d.id));
+    expect(b.investigations.map((i) => i.id)).toEqual(a.investigations.map((i) => i.id));
+    const events = (s: typeof a) => s.waves.flat().map((e) => e.id);
+    expect(events(a).filter((id) => events(b).includes(id))).toEqual([]);
+  });
+
+  it('investigates a person the detection’s events name, whatever the seed', () => {
+    for (const seed of [1, 2, 3, 42, 20260302]) {
+      const scenario = buildDemoScenario(seed, NOW);
+      for (const report of scenario.investigations) {
+        const people = scenario.waves
+          .flat()
+          .filter((e) => e.detection_id === report.detection.id)
+          .map((e) => e.employee_email);
+        expect(people).toContain(report.person.email);
+        expect(report.headline).toContain(report.person.name);
+      }
+    }
   });
 
   it('covers every frequency mode twice and the five sources', () => {

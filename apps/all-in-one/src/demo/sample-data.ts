@@ -173,7 +173,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A UUID-shaped id derived from the seed and a label, stable across runs with one seed. */
-export function stableId(seed: number, label: string): string {
+export function stableId(seed: number | 'demo', label: string): string {
   const hex = createHash('sha256').update(`${seed}:${label}`).digest('hex');
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -182,12 +182,16 @@ export function stableId(seed: number, label: string): string {
 /**
  * The demo's detections, events (in waves) and investigations. Pure: the seed and `now` decide
  * everything; events happened in the hour before `now`.
+ *
+ * Detections and investigations have the same ids in every run: running the demo again tops
+ * the same six detections up with new events (whose ids come from the seed) and updates the
+ * same two investigations, rather than adding a copy of each.
  */
 export function buildDemoScenario(seed: number, now: Date): DemoScenario {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const detections: DemoDetection[] = TEMPLATES.map((t) => ({
-    id: stableId(seed, `detection:${t.name}`),
+    id: stableId('demo', `detection:${t.name}`),
     name: t.name,
     source: t.source,
     issueType: t.issueType,
@@ -222,15 +226,19 @@ export function buildDemoScenario(seed: number, now: Date): DemoScenario {
     });
   });
   for (const wave of waves) wave.sort((a, b) => a.happened.localeCompare(b.happened));
+  // Each investigation is about a person the detection's events name: the first one's.
+  const personIn = (detection: DemoDetection): Person => {
+    const first = waves.flat().find((event) => event.detection_id === detection.id)!;
+    return PEOPLE.find((person) => person.email === first.employee_email)!;
+  };
   const investigations = [
-    investigation(seed, now, detections[0], PEOPLE[0], 'confirmed_risk', random),
-    investigation(seed, now, detections[5], PEOPLE[4], 'no_risk', random),
+    investigation(now, detections[0], personIn(detections[0]), 'confirmed_risk', random),
+    investigation(now, detections[5], personIn(detections[5]), 'no_risk', random),
   ];
   return { detections, waves, investigations };
 }
 
 function investigation(
-  seed: number,
   now: Date,
   detection: DemoDetection,
   person: Person,
@@ -239,7 +247,7 @@ function investigation(
 ): DemoInvestigation {
   const risky = outcome === 'confirmed_risk';
   return {
-    id: stableId(seed, `investigation:${detection.name}`),
+    id: stableId('demo', `investigation:${detection.name}`),
     status: 'completed',
     outcome,
     headline: risky

@@ -3,12 +3,11 @@ import type { OutputRecord } from '@vigil/kafka';
 import { applyEvents, type DetectionEvent, type DetectionState } from '@vigil/notification-policy';
 import {
   WINDOW_SEGMENT_IDS,
-  WINDOW_SEGMENT_PREFIX,
   detectionStateRecords,
   restoreDetectionStates,
-  windowSegmentKey,
   type StoredDetectionState,
-} from './processor-records';
+} from './detection-state-records';
+import { WINDOW_SEGMENT_PREFIX, windowSegmentKey } from '@vigil/contracts';
 
 const topics = { notificationCommands: 'commands', detectionState: 'state' };
 const T0 = Date.UTC(2025, 4, 1);
@@ -22,6 +21,8 @@ function events(detectionId: string, from: number, count: number): DetectionEven
     personEmail: 'ada@example.com',
     description: 'impossible travel on okta',
     timestamp: T0 + from + i,
+    riskScore: 5,
+    source: 'okta',
   }));
 }
 
@@ -173,6 +174,42 @@ describe('detection state records', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it('restores a state record written before channels kept risk scores and sources', () => {
+    // Written by the processor of that version: webhook notified at 3, email at 5, six events.
+    const changelog = new Map([
+      [
+        'det-old',
+        Buffer.from(
+          '{"schemaVersion":1,"detectionId":"det-old","detectionName":"Impossible travel","count":6,"firstEventAt":1746057601000,"lastEventAt":1746057606000,"userCount":2,"users":[{"email":"ada@example.com","name":"Ada"},{"email":"alan@example.com","name":"Alan"}],"overflowUserHashes":[],"recentEventIds":["evt-1","evt-2","evt-3","evt-4","evt-5","evt-6"],"pendingEvents":[{"id":"evt-6","personName":"Alan","personEmail":"alan@example.com","description":"impossible travel on okta","timestamp":1746057606000,"seq":6}],"channels":{"webhook":{"lastNotifiedCount":3,"lastNotifiedAt":1746057610000,"digest":null},"email":{"lastNotifiedCount":5,"lastNotifiedAt":1746057620000,"digest":{"windowStart":1746057600000,"windowEnd":1746061200000,"baseCount":0,"baseAt":null}}},"windowSegmentSize":100}',
+        ),
+      ],
+    ]);
+    const restored = restoreDetectionStates(changelog, 10_000).states.get('det-old')!;
+    expect(restored).toMatchObject({
+      count: 6,
+      recentEventIds: ['evt-1', 'evt-2', 'evt-3', 'evt-4', 'evt-5', 'evt-6'],
+    });
+    expect(restored.channels.webhook).toEqual({
+      lastNotifiedCount: 3,
+      lastNotifiedAt: 1746057610000,
+      digest: null,
+      newMaxRiskScore: null,
+      newSources: [],
+    });
+    expect(restored.channels.email).toMatchObject({
+      lastNotifiedCount: 5,
+      newMaxRiskScore: null,
+      newSources: [],
+    });
+
+    // New events after the upgrade are counted and scored as usual; an old one still dedups.
+    const next = applyEvents(restored, events('det-old', 6, 3), T0).state;
+    expect(next.count).toBe(8);
+    expect(next.channels.webhook).toMatchObject({ newMaxRiskScore: 5, newSources: ['okta'] });
+    compact(changelog, detectionStateRecords(topics, 0, 6, next, 10_000));
+    expect(restoreDetectionStates(changelog, 10_000).states.get('det-old')).toEqual(next);
   });
 
   it('keeps the restored window within a smaller configured window', () => {

@@ -1,123 +1,22 @@
 import {
-  encodeDetectionCommands,
-  encodeNotificationCommand,
-  type DetectionEventRecord,
-  type InvestigationRecord,
+  isDetectionStateKey,
+  isWindowSegmentKey,
+  parseWindowSegmentKey,
+  windowSegmentKey,
 } from '@vigil/contracts';
 import type { OutputRecord } from '@vigil/kafka';
-import type {
-  DetectionEvent,
-  DetectionState,
-  InvestigationDecision,
-  InvestigationSnapshot,
-  NotificationDecision,
+import {
+  restoreDetectionState,
+  type DetectionState,
+  type StoredDetectionState as PolicyStoredState,
 } from '@vigil/notification-policy';
+import type { ProcessorTopics } from './processor-topics';
 
-/**
- * Keys of the state topic: a detection's state under its id (the detections read model
- * consumes these), an investigation's last notified fingerprint under this prefix.
- */
-export const INVESTIGATION_STATE_PREFIX = 'investigation:';
-
-export interface InvestigationStateValue {
-  schemaVersion: 1;
-  investigationId: string;
-  fingerprint: string;
-}
-
-export interface ProcessorTopics {
-  notificationCommands: string;
-  detectionState: string;
-}
-
-export function toDetectionEvent(record: DetectionEventRecord): DetectionEvent {
-  return {
-    id: record.id,
-    detectionId: record.detection_id,
-    detectionName: record.detection_name,
-    personName: record.employee_name,
-    personEmail: record.employee_email,
-    description: record.description ?? '',
-    timestamp: record.happened,
-  };
-}
-
-/** What an investigation notification is about; updated_at is left out (a resend changes it). */
-export function toInvestigationSnapshot(record: InvestigationRecord): InvestigationSnapshot {
-  return {
-    investigationId: record.id,
-    status: record.status,
-    outcome: record.outcome ?? '',
-    headline: record.headline,
-    personName: record.person.name,
-    personEmail: record.person.email,
-    detectionId: record.detection.id,
-    detectionName: record.detection.name,
-    riskScore: record.risk_score,
-    report: {
-      summary: record.summary,
-      confidence: record.confidence,
-      recommendedAction: record.recommended_action,
-      riskScore: record.risk_score,
-      findings: record.findings,
-      person: {
-        role: record.person.role,
-        department: record.person.department,
-        manager: record.person.manager,
-      },
-    },
-  };
-}
-
-/**
- * The decisions of one recalculation of a detection in one record (version 2), keyed by the
- * detection so its commands stay in order.
- */
-export function detectionCommandsRecord(
-  topics: ProcessorTopics,
-  detectionId: string,
-  decisions: readonly NotificationDecision[],
-  now: number,
-): OutputRecord {
-  return {
-    topic: topics.notificationCommands,
-    key: detectionId,
-    value: encodeDetectionCommands(decisions, now),
-  };
-}
-
-/** One command per decision, keyed so an investigation's commands stay in order. */
-export function commandRecord(
-  topics: ProcessorTopics,
-  key: string,
-  decision: NotificationDecision | InvestigationDecision,
-  now: number,
-): OutputRecord {
-  return {
-    topic: topics.notificationCommands,
-    key,
-    value: encodeNotificationCommand({
-      version: 1,
-      id: decision.notificationId,
-      emittedAt: now,
-      decision,
-    }),
-  };
-}
-
-/**
- * Keys of the sealed segments of a detection's de-duplication window:
- * `dedup-window:<segment size>/<segment>:<detection id>`. Records written before the size was
- * part of the key read `dedup-window:<segment>:<detection id>`, with segments of 1,000 ids.
- */
-export const WINDOW_SEGMENT_PREFIX = 'dedup-window:';
 /**
  * Ids per sealed window segment: a state record carries fewer than this many ids, so every
  * write of a state costs at most about this many ids (~20 bytes each) on top of the state.
  */
 export const WINDOW_SEGMENT_IDS = 100;
-/** The segment size of keys without one (the first layout). */
-const UNSIZED_SEGMENT_IDS = 1000;
 
 /** A detection's state as written to the state topic: the window holds only its unsealed tail. */
 export interface StoredDetectionState extends DetectionState {
@@ -134,9 +33,6 @@ export interface WindowReseal {
   rewriteWindow: boolean;
   staleSegmentKeys: string[];
 }
-
-export const windowSegmentKey = (size: number, segment: number, detectionId: string) =>
-  `${WINDOW_SEGMENT_PREFIX}${size}/${segment}:${detectionId}`;
 
 /**
  * The records of one detection's new state, in the input's partition number (where it is
@@ -210,19 +106,6 @@ interface SegmentRecord {
   ids: string[];
 }
 
-/** A segment key's parts; a key of the first layout has segments of 1,000 ids. */
-function parseSegmentKey(key: string): { size: number; segment: number; detectionId: string } {
-  const rest = key.slice(WINDOW_SEGMENT_PREFIX.length);
-  const colon = rest.indexOf(':');
-  const position = rest.slice(0, colon);
-  const slash = position.indexOf('/');
-  return {
-    size: slash < 0 ? UNSIZED_SEGMENT_IDS : Number(position.slice(0, slash)),
-    segment: Number(slash < 0 ? position : position.slice(slash + 1)),
-    detectionId: rest.slice(colon + 1),
-  };
-}
-
 /**
  * The detection states of a restored changelog, windows reassembled from their sealed segments
  * (of the size the state record names): walking back from the tail through contiguous, full
@@ -237,8 +120,8 @@ export function restoreDetectionStates(
 ): { states: Map<string, DetectionState>; reseals: Map<string, WindowReseal> } {
   const segments = new Map<string, SegmentRecord[]>();
   for (const [key, value] of changelog) {
-    if (!key.startsWith(WINDOW_SEGMENT_PREFIX)) continue;
-    const { size, segment, detectionId } = parseSegmentKey(key);
+    if (!isWindowSegmentKey(key)) continue;
+    const { size, segment, detectionId } = parseWindowSegmentKey(key);
     const ids = JSON.parse(value.toString('utf8')) as string[];
     const list = segments.get(detectionId) ?? [];
     list.push({ key, size, segment, ids });
@@ -247,13 +130,13 @@ export function restoreDetectionStates(
   const states = new Map<string, DetectionState>();
   const reseals = new Map<string, WindowReseal>();
   for (const [key, value] of changelog) {
-    if (key.startsWith(INVESTIGATION_STATE_PREFIX) || key.startsWith(WINDOW_SEGMENT_PREFIX)) {
-      continue;
-    }
-    const { windowSegmentSize: size, ...state } = JSON.parse(
+    if (!isDetectionStateKey(key)) continue;
+    const { windowSegmentSize: size, ...stored } = JSON.parse(
       value.toString('utf8'),
-    ) as StoredDetectionState;
-    if (state.schemaVersion !== 1) continue;
+    ) as PolicyStoredState & { windowSegmentSize?: number };
+    if (stored.schemaVersion !== 1) continue;
+    // Records of older processors lack fields the current code reads.
+    const state: DetectionState = restoreDetectionState(stored);
     const own = segments.get(key) ?? [];
     const used = new Set<SegmentRecord>();
     if (size !== undefined) {
@@ -282,27 +165,4 @@ export function restoreDetectionStates(
     states.set(key, state);
   }
   return { states, reseals };
-}
-
-export function investigationStateRecord(
-  topics: ProcessorTopics,
-  partition: number,
-  investigationId: string,
-  fingerprint: string,
-): OutputRecord {
-  const value: InvestigationStateValue = { schemaVersion: 1, investigationId, fingerprint };
-  return {
-    topic: topics.detectionState,
-    key: `${INVESTIGATION_STATE_PREFIX}${investigationId}`,
-    value: Buffer.from(JSON.stringify(value), 'utf8'),
-    partition,
-  };
-}
-
-/** Problems of a record as one DLQ reason. */
-export function describeProblems(
-  what: string,
-  errors: readonly { path: string; message: string }[],
-): string {
-  return `invalid ${what}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`;
 }
