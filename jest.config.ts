@@ -22,11 +22,19 @@ const transform = {
     '@swc/jest',
     { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: false } },
   ],
+  // openid-client and its dependencies are ESM only. Node requires them as they are, but Jest's
+  // module sandbox cannot: compile them to CommonJS for the tests (oidc-provider: tests only).
+  '/node_modules/(openid-client|oauth4webapi|jose|oidc-provider)/.+\\.js$': [
+    '@swc/jest',
+    { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+  ],
 };
 const common = {
   rootDir: __dirname,
   transform,
-  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@electric-sql/pglite|openid-client|oauth4webapi|jose|oidc-provider)/)',
+  ],
   moduleNameMapper,
   testEnvironment: 'node',
 };
@@ -34,6 +42,13 @@ const common = {
 const config: Config = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      // The deployment as shipped: compose files and Kubernetes manifests through their own
+      // tools, the image's files, and `npm start` stopped by a signal. No servers needed.
+      ...common,
+      displayName: 'deploy',
+      testMatch: ['<rootDir>/test/deploy/**/*.deploy-spec.ts'],
+    },
     {
       ...common,
       displayName: 'integration',

@@ -19,6 +19,9 @@
 # $VIGIL_RUN_DIR/postgres (initdb/pg_ctl of the machine's PostgreSQL, as user postgres when
 # root), which `stop postgres` then stops too.
 set -euo pipefail
+# The servers' folders are shared with the user PostgreSQL runs as: a caller's stricter umask (a
+# test process that made an embedded data folder private) must not make them root-only.
+umask 022
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -652,7 +655,7 @@ cmd_stop() {
     [[ -n ${VIGIL_STARTED_FILE:-} && -f ${VIGIL_STARTED_FILE:-} ]] && mapfile -t listed <"$VIGIL_STARTED_FILE"
     local n
     for n in "${names[@]}"; do
-      [[ " ${listed[*]-} " == *" $n "* ]] && keep+=("$n")
+      if [[ " ${listed[*]-} " == *" $n "* ]]; then keep+=("$n"); fi
     done
     names=("${keep[@]+"${keep[@]}"}")
     if [[ -n ${VIGIL_STARTED_FILE:-} && -f $VIGIL_STARTED_FILE ]]; then
