@@ -23,6 +23,7 @@ import { Client as PgClient } from 'pg';
 import type { RunningApp } from '@vigil/config';
 import { decodeNotificationCommands } from '@vigil/contracts';
 import {
+  SecretBox,
   SqlNotificationSettingsStore,
   WebhookProviderService,
   createApiTokenService,
@@ -210,8 +211,11 @@ async function pipeline(databaseUrl: string): Promise<{ webhook: Summary; comman
   const observer = kafka.consumer({ groupId: `${topicPrefix}observer`, readUncommitted: false });
   try {
     await runMigrations(sql);
+    // Webhook secrets are sealed at rest: the notifier and the enrolment share one key.
+    const secretsKey = SecretBox.generateKey();
     const { provider } = await new WebhookProviderService(sql, {
       policy: { allowPrivate: true, allowlist: [] },
+      secrets: new SecretBox(secretsKey),
     }).enroll({ name: 'Bench receiver', kind: 'custom', url: receiver.url });
     await new SqlNotificationSettingsStore(sql).saveGlobal({
       ...DEFAULT_NOTIFICATION_SETTINGS,
@@ -228,6 +232,7 @@ async function pipeline(databaseUrl: string): Promise<{ webhook: Summary; comman
 
     const env = {
       ...process.env,
+      OPS_PORT: process.env.OPS_PORT ?? '0',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
       DATABASE_URL: databaseUrl,
       KAFKA_BROKERS: BROKERS,
@@ -237,7 +242,10 @@ async function pipeline(databaseUrl: string): Promise<{ webhook: Summary; comman
       VIGIL_INDEX_PREFIX: indexPrefix,
       VIGIL_TOPIC_PARTITIONS: String(PARTITIONS),
       INGEST_PORT: '0',
+      // One event per request at BENCH_RATE: above the default per-token budget.
+      INGEST_RATE_LIMIT_PER_MINUTE: '1000000',
       NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+      VIGIL_SECRETS_KEY: secretsKey.toString('base64'),
     };
     apps.push(await startIndexer(env));
     apps.push(await startStreamProcessor(env));
@@ -251,7 +259,9 @@ async function pipeline(databaseUrl: string): Promise<{ webhook: Summary; comman
     });
     await observer.run({
       eachMessage: async ({ message }) => {
-        for (const { decision } of decodeNotificationCommands(message.value) ?? []) {
+        const commands = decodeNotificationCommands(message.value);
+        if (typeof commands === 'string') return;
+        for (const { decision } of commands) {
           if (decision.kind !== 'webhook') continue;
           for (const event of decision.events) commandLog.arrived(event.id);
         }

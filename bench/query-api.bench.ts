@@ -7,10 +7,15 @@
  * answers the page as JSON (no framework, no token), shows what the extra HTTP hop alone costs:
  * the floor any API in front of Elasticsearch pays on this machine.
  *
+ * Then the same searches from BENCH_CLIENTS (8) closed-loop clients for BENCH_CONCURRENT_SECONDS
+ * (10) per side, BENCH_PASSES (3) passes: requests per second, p50 and p99, and the CPU time per
+ * request of the API (in a process of its own) and of Elasticsearch.
+ *
  *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes)
  *
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,12 +31,17 @@ import {
   type EventDocument,
 } from '@vigil/search';
 import { startApi } from '../apps/api/src/start-api';
+import { loadAverage, median, medianAndSpread, passCount } from './support/bench-passes';
+import { closedLoop, cpuSecondsOfProcess, type ClosedLoopResult } from './support/closed-loop';
+import { latencyWithAndWithoutMetrics } from './support/metrics-overhead';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
 const WARMUP = 200;
 const SIDES = ['api', 'direct', 'bare'] as const;
 type Side = (typeof SIDES)[number];
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 10) * 1000;
 const BATCH = 10_000;
 const PARALLEL_BULKS = 3;
 const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
@@ -139,6 +149,59 @@ async function startBareForwarder(
   };
 }
 
+type ElasticsearchClient = ReturnType<typeof createElasticsearchClient>;
+
+/** CPU seconds Elasticsearch has used so far, summed over its nodes. */
+async function elasticsearchCpuSeconds(es: ElasticsearchClient): Promise<number> {
+  const stats = await es.nodes.stats({ metric: 'process' });
+  const millis = Object.values(stats.nodes).reduce(
+    (sum, node) => sum + (node.process?.cpu?.total_in_millis ?? 0),
+    0,
+  );
+  return millis / 1000;
+}
+
+/**
+ * The API in a process of its own, as it runs in production, so its CPU time can be read apart
+ * from the clients'. Ready once it answers HTTP.
+ */
+async function startApiProcess(
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register', '-r', 'tsconfig-paths/register', 'apps/api/src/main.ts'],
+    {
+      cwd: `${__dirname}/..`,
+      env: { ...env, API_PORT: String(port), TS_NODE_SWC: 'true' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 200) {
+    const answered = await fetch(`${url}/api-key/v1/events`, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    if (child.exitCode !== null || waited > 120_000) throw new Error('the API did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -156,18 +219,25 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE "${database}"`);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let stopApi: (() => Promise<void>) | undefined;
+  let stopApiWithoutMetrics: (() => Promise<void>) | undefined;
   let stopBare: (() => Promise<void>) | undefined;
+  let stopApiProcess: (() => Promise<void>) | undefined;
   try {
-    const app = await startApi({
+    const apiEnv = {
       ...process.env,
       API_PORT: '0',
+      OPS_PORT: '0',
       LOG_LEVEL: 'warn',
       ELASTICSEARCH_URL,
       DATABASE_URL: databaseUrl.toString(),
       VIGIL_INDEX_PREFIX: prefix,
       API_RATE_LIMIT_PER_MINUTE: '100000000',
-    });
+    };
+    const app = await startApi({ ...apiEnv, VIGIL_METRICS: 'on' });
     stopApi = () => app.stop();
+    // The same API without metrics, for what they cost.
+    const appWithoutMetrics = await startApi({ ...apiEnv, VIGIL_METRICS: 'off' });
+    stopApiWithoutMetrics = () => appWithoutMetrics.stop();
     const sql = createPgSqlClient(databaseUrl.toString(), 2);
     const tokens = createApiTokenService(sql);
     const token = (await tokens.createToken({ name: 'bench', permissions: { detection: 'read' } }))
@@ -233,9 +303,15 @@ async function main(): Promise<void> {
     ];
     const bare = await startBareForwarder(index);
     stopBare = bare.close;
-    const post = async (url: string, headers: Record<string, string>, text: string) => {
+    /** One query over `via`'s connections; the number of items of the page answered. */
+    const postQuery = async (
+      via: Agent,
+      url: string,
+      headers: Record<string, string>,
+      text: string,
+    ) => {
       const response = await postJson(
-        agent,
+        via,
         url,
         { ...headers, 'content-type': 'application/json' },
         JSON.stringify({ query: text }),
@@ -243,6 +319,8 @@ async function main(): Promise<void> {
       if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
       return (response.body as { items: unknown[] }).items.length;
     };
+    const post = (url: string, headers: Record<string, string>, text: string) =>
+      postQuery(agent, url, headers, text);
     const sides: Record<Side, (text: string) => Promise<number>> = {
       api: (text) =>
         post(`${app.url}/api-key/v1/events`, { authorization: `Bearer ${token}` }, text),
@@ -282,12 +360,106 @@ async function main(): Promise<void> {
     }
     console.log(`${count} events, ${ITERATIONS} iterations per query, sequential`);
     for (const row of rows) console.log(row);
+
+    // Concurrent: CLIENTS closed-loop clients per side, the API in a process of its own so its
+    // CPU time per request can be set beside Elasticsearch's.
+    const apiProcess = await startApiProcess({ ...apiEnv, VIGIL_METRICS: 'on' });
+    stopApiProcess = apiProcess.stop;
+    const concurrentAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+    const concurrentPost = async (url: string, headers: Record<string, string>, text: string) => {
+      await postQuery(concurrentAgent, url, headers, text);
+    };
+    const concurrentSides: Record<Side, (text: string) => Promise<void>> = {
+      api: (text) =>
+        concurrentPost(
+          `${apiProcess.url}/api-key/v1/events`,
+          { authorization: `Bearer ${token}` },
+          text,
+        ),
+      direct: async (text) => {
+        await es.search(searchRequest(index, text));
+      },
+      bare: (text) => concurrentPost(bare.url, {}, text),
+    };
+    const concurrentQueries: { name: string; text: (i: number) => string }[] = [
+      {
+        name: "risk_score > 5 AND source = 'okta'",
+        text: () => "risk_score > 5 AND source = 'okta'",
+      },
+      queries[0],
+    ];
+    console.log(
+      `concurrent: ${CLIENTS} closed-loop clients, ${CONCURRENT_MS / 1000} s per side and pass, ` +
+        `${passCount()} passes, median (spread); load average ${loadAverage()}`,
+    );
+    for (const query of concurrentQueries) {
+      const results: Record<Side, ClosedLoopResult[]> = { api: [], direct: [], bare: [] };
+      const apiCpuMs: number[] = [];
+      const esCpuMsDuringApi: number[] = [];
+      const esCpuMsDirect: number[] = [];
+      for (const side of SIDES) {
+        await closedLoop(CLIENTS, 2_000, (i) => concurrentSides[side](query.text(i)));
+      }
+      for (let pass = 0; pass < passCount(); pass++) {
+        for (let k = 0; k < SIDES.length; k++) {
+          const side = SIDES[(pass + k) % SIDES.length];
+          const esBefore = await elasticsearchCpuSeconds(es);
+          const apiBefore = cpuSecondsOfProcess(apiProcess.pid);
+          const result = await closedLoop(CLIENTS, CONCURRENT_MS, (i) =>
+            concurrentSides[side](query.text(i)),
+          );
+          const esMs = ((await elasticsearchCpuSeconds(es)) - esBefore) * 1000;
+          results[side].push(result);
+          if (side === 'api') {
+            apiCpuMs.push(
+              ((cpuSecondsOfProcess(apiProcess.pid) - apiBefore) * 1000) / result.requests,
+            );
+            esCpuMsDuringApi.push(esMs / result.requests);
+          }
+          if (side === 'direct') esCpuMsDirect.push(esMs / result.requests);
+        }
+      }
+      const rate = (side: Side) => results[side].map((r) => r.requestsPerSecond);
+      const line = (side: Side) =>
+        `${medianAndSpread(rate(side))} req/s, p50 ${median(results[side].map((r) => r.p50Ms)).toFixed(2)} ms, ` +
+        `p99 ${median(results[side].map((r) => r.p99Ms)).toFixed(2)} ms`;
+      const ratios = (over: Side) => rate('api').map((r, i) => r / rate(over)[i]);
+      const cpuRatios = apiCpuMs.map((ms, i) => ms / esCpuMsDuringApi[i]);
+      console.log(`  ${query.name}`);
+      console.log(`    API             ${line('api')}`);
+      console.log(`    direct          ${line('direct')}`);
+      console.log(`    bare forwarder  ${line('bare')}`);
+      console.log(
+        `    API / direct ${medianAndSpread(ratios('direct'), 2)} (target >= 0.8); ` +
+          `API / bare forwarder ${medianAndSpread(ratios('bare'), 2)} (target >= 0.9)`,
+      );
+      console.log(
+        `    CPU per request: API ${medianAndSpread(apiCpuMs, 2)} ms, Elasticsearch ` +
+          `${medianAndSpread(esCpuMsDuringApi, 2)} ms (direct: ${medianAndSpread(esCpuMsDirect, 2)} ms); ` +
+          `API / Elasticsearch ${medianAndSpread(cpuRatios, 2)} (target <= 0.3)`,
+      );
+    }
+    concurrentAgent.destroy();
+    for (const query of queries) {
+      await latencyWithAndWithoutMetrics(
+        `${query.name.padEnd(17)} API`,
+        ITERATIONS,
+        WARMUP,
+        async (metrics, i) => {
+          const url = metrics === 'on' ? app.url : appWithoutMetrics.url;
+          const headers = { authorization: `Bearer ${token}` };
+          await post(`${url}/api-key/v1/events`, headers, query.text(i));
+        },
+      );
+    }
     await tokens.drain();
     await sql.close();
   } finally {
     agent.destroy();
     await stopBare?.();
+    await stopApiProcess?.();
     await stopApi?.();
+    await stopApiWithoutMetrics?.();
     await es.indices.delete({ index: `${prefix}*` }).catch(() => undefined);
     await es.indices.deleteIndexTemplate({ name: `${prefix}*` }).catch(() => undefined);
     await es.close();

@@ -29,11 +29,11 @@ import {
   AvroCodec,
   ContractPublisher,
   TopicCatalog,
+  chunkBySize,
   ensureTopics,
   offsetsToCommit,
   registerContracts,
 } from '@vigil/kafka';
-import { chunkBySize } from '../libs/kafka/src/output-chunks';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   applyEvents,
@@ -41,6 +41,12 @@ import {
   type DetectionState,
 } from '@vigil/notification-policy';
 import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
+import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
+import {
+  processorInstrumentCost,
+  throughputWithAndWithoutMetrics,
+  type MetricsSetting,
+} from './support/metrics-overhead';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 2_000);
@@ -86,6 +92,10 @@ interface Rate {
   steady: number;
   /** From start (group join, restore...) to the last one done. */
   overall: number;
+  /** CPU time of this process per event, start-up included (the processor runs in it alone). */
+  cpuMicrosPerEvent?: number;
+  /** The mean time of one batch, its decode, process and commit steps together. */
+  batchMs?: number;
 }
 
 /**
@@ -286,10 +296,14 @@ async function processorRate(
   prefix: string,
   partitions: number,
   databaseUrl: string,
+  metrics: MetricsSetting = 'on',
 ): Promise<Rate> {
   const started = Date.now();
+  const cpuBefore = process.cpuUsage();
   const app = await startStreamProcessor({
     ...process.env,
+    OPS_PORT: '0',
+    VIGIL_METRICS: metrics,
     KAFKA_BROKERS: BROKERS,
     SCHEMA_REGISTRY_URL: REGISTRY,
     DATABASE_URL: databaseUrl,
@@ -300,6 +314,7 @@ async function processorRate(
   while (app.metrics().records < EVENTS) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const cpu = process.cpuUsage(cpuBefore);
   const { firstBatchAt, lastCommitAt, transactions, outputs, stageMs } = app.metrics();
   await app.stop();
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -308,7 +323,12 @@ async function processorRate(
       `decode ${seconds(stageMs.decode)}, process ${seconds(stageMs.process)}, ` +
       `commit ${seconds(stageMs.commit)} (summed over partitions)`,
   );
-  return { steady: rate(lastCommitAt! - firstBatchAt!), overall: rate(lastCommitAt! - started) };
+  return {
+    steady: rate(lastCommitAt! - firstBatchAt!),
+    overall: rate(lastCommitAt! - started),
+    cpuMicrosPerEvent: (cpu.user + cpu.system) / EVENTS,
+    batchMs: (stageMs.decode + stageMs.process + stageMs.commit) / Math.max(1, transactions),
+  };
 }
 
 function heapUsed(): number {
@@ -332,6 +352,8 @@ function stateMemoryPer100k(): number {
         personEmail: `user${e % 3}@example.com`,
         description: 'impossible travel on okta',
         timestamp: 1_700_000_000_000 + e,
+        riskScore: 5,
+        source: 'okta',
       });
     }
     states.push(applyEvents(undefined, events, 0).state);
@@ -393,7 +415,7 @@ async function main(): Promise<void> {
         `  raw decode steady state: ${rawBefore.steady.toFixed(0)} before, ` +
           `${rawAfter.steady.toFixed(0)} after the processor`,
       );
-      const line = (what: keyof Rate) =>
+      const line = (what: 'steady' | 'overall') =>
         `processor ${processed[what].toFixed(0)} events/s, raw decode ${raw[what].toFixed(0)} ` +
         `events/s, ratio ${(processed[what] / raw[what]).toFixed(2)}`;
       console.log(`${partitions} partition(s), steady state: ${line('steady')} (target >= 0.60)`);
@@ -404,6 +426,40 @@ async function main(): Promise<void> {
           `${(bytes / 1024 / 1024).toFixed(1)} MB, in one transaction per batch): ` +
           `${copied.steady.toFixed(0)} events/s, ratio ${(copied.steady / raw.steady).toFixed(2)}`,
       );
+      // The same input on topics of their own per run: a processor resumes where its group
+      // stopped, and restores the state its predecessor wrote.
+      await throughputWithAndWithoutMetrics(
+        `${partitions} partition(s), processor steady state:`,
+        'events/s',
+        async (metrics) => {
+          const fresh = `bench-${runId}-p${partitions}-m${created.length}.`;
+          const freshTopics = new TopicCatalog(fresh, partitions);
+          await ensureTopics(kafka, freshTopics.all());
+          created.push(...freshTopics.all().map((t) => t.name));
+          await registerContracts(codec, freshTopics);
+          await produce(freshTopics, codec);
+          const rate = await processorRate(fresh, partitions, databaseUrl.toString(), metrics);
+          return { figure: rate.steady, cpuMicrosPerUnit: rate.cpuMicrosPerEvent };
+        },
+      );
+      const cost = await processorInstrumentCost(partitions);
+      const batchMs = processed.batchMs!;
+      console.log(
+        `  instruments alone: ${cost.microsPerBatch.toFixed(2)} µs per batch ` +
+          `(${((cost.microsPerBatch / 1000 / batchMs) * 100).toFixed(4)}% of a ${batchMs.toFixed(0)} ms batch), ` +
+          `${cost.millisPerScrape.toFixed(2)} ms per scrape ` +
+          `(${((cost.millisPerScrape / 15_000) * 100).toFixed(3)}% of one core at one scrape every 15 s)`,
+      );
+      // Second baseline: the same work as a Kafka Streams application (VIGIL_BENCH_PEERS=0 skips it).
+      await reportKafkaStreamsPeer(kafka, {
+        brokers: BROKERS,
+        registryUrl: REGISTRY,
+        inputTopic: topics.detectionEvents,
+        partitions,
+        events: EVENTS,
+        prefix,
+        vigilEventsPerSecond: processed.steady,
+      });
     }
 
     const bytes = stateMemoryPer100k();

@@ -3,7 +3,12 @@ import fc from 'fast-check';
 import { Kafka, Partitioners, logLevel, type Producer } from 'kafkajs';
 import type { RunningApp } from '@vigil/config';
 import { createApiTokenService, createPgSqlClient, type SqlClient } from '@vigil/control-plane';
-import { dlqTopicOf, type DetectionEventRecord } from '@vigil/contracts';
+import {
+  anEventRecord,
+  anInvestigationRecord,
+  dlqTopicOf,
+  type DetectionEventRecord,
+} from '@vigil/contracts';
 import { AvroCodec, TopicCatalog, registerContracts } from '@vigil/kafka';
 import { IndexNames, createElasticsearchClient } from '@vigil/search';
 import { startIndexer } from '../../apps/indexer/src/start-indexer';
@@ -12,7 +17,6 @@ import {
   startStreamProcessor,
   type RunningStreamProcessor,
 } from '../../apps/stream-processor/src/start-stream-processor';
-import { anEventRecord, anInvestigationRecord } from '../support/event-records';
 import { eventually } from '../support/http-client';
 import { readDeadLetters } from './support/dead-letter-reader';
 import { contractProblems, type ApiErrorBody } from './support/api-error-shape';
@@ -88,6 +92,8 @@ describe('ingest under hostile input', () => {
       INGEST_PORT: '0',
       INGEST_MAX_BODY_BYTES: String(LIMITS.maxBodyBytes),
       INGEST_MAX_RECORDS: String(LIMITS.maxRecords),
+      // Thousands of requests from one token in a minute: the budget is not what is fuzzed here.
+      INGEST_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'fatal',
     });
     client = new RawHttpClient(ingest.url!);

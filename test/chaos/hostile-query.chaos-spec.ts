@@ -5,7 +5,7 @@ import {
   compileToSql,
   parseQuery,
 } from '@vigil/query-language';
-import { anEventRecord } from '../support/event-records';
+import { anEventRecord } from '@vigil/contracts';
 import { startQueryApiHarness, type QueryApiHarness } from '../support/query-api-harness';
 import type { ValuePools } from '../support/query-arbitraries';
 import { contractProblems, type ApiErrorBody } from './support/api-error-shape';

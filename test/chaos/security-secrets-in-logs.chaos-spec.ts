@@ -11,6 +11,7 @@ import { startWeb } from '../../apps/web/src/start-web';
 import { anEventInput } from '../support/factories';
 import { eventually } from '../support/http-client';
 import { CommandProducer, anEmailDecision, commandOf } from '../support/notification-commands';
+import { startTestOidcProvider, type TestOidcProvider } from '../support/oidc-test-provider';
 import { SmtpSink } from '../support/smtp-sink';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { PASSWORD } from '../support/web-harness';
@@ -29,6 +30,7 @@ describe('secrets never reach a log line', () => {
   let apps: RunningApp[] = [];
   let smtp: SmtpSink;
   let receiver: WebhookReceiver;
+  let idp: TestOidcProvider;
   let sql: SqlClient;
   let kafka: Kafka;
   let commands: CommandProducer;
@@ -38,6 +40,8 @@ describe('secrets never reach a log line', () => {
     routeLogsTo(capture);
     smtp = await SmtpSink.start();
     receiver = await WebhookReceiver.start();
+    // Single sign-on against a real provider, so its client secret goes over the wire.
+    idp = await startTestOidcProvider('http://127.0.0.1:3002/sign-in/oidc/callback');
     const env = {
       ...process.env,
       LOG_LEVEL: 'trace',
@@ -48,6 +52,9 @@ describe('secrets never reach a log line', () => {
       SMTP_PORT: String(smtp.port),
       NOTIFIER_RETRY_SCHEDULE: '200ms',
       NOTIFIER_WEBHOOK_TARGET_ALLOWLIST: RECEIVER_HOST,
+      OIDC_ISSUER_URL: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
     };
     const web = await startWeb(env);
     apps = [web, await startApi(env), await startIngest(env), await startNotifier(env)];
@@ -70,6 +77,7 @@ describe('secrets never reach a log line', () => {
     await sql?.close();
     await smtp?.stop();
     await receiver?.stop();
+    await idp?.stop();
   });
 
   it('logs no token, password, session id, CSRF token, signing secret or Authorization header during a full run', async () => {
@@ -99,6 +107,21 @@ describe('secrets never reach a log line', () => {
     const admin = await signInOverHttp(web.url!, email, PASSWORD);
     secrets.set('session id', admin.sessionId);
     secrets.set('session CSRF token', admin.csrf);
+
+    // A single sign-on with a forged code: the code exchange authenticates with the secret.
+    secrets.set('OIDC client secret', idp.clientSecret);
+    const started = await postForm(
+      `${web.url}/sign-in/oidc`,
+      [...preCookies].map(([n, v]) => `${n}=${v}`).join('; '),
+      { _csrf: preCsrf },
+    );
+    expect(started.status).toBe(303);
+    const state = cookiesSetBy(started).get('vigil_sso')!;
+    const callback = await fetch(
+      `${web.url}/sign-in/oidc/callback?code=forged&state=${encodeURIComponent(state)}`,
+      { headers: { cookie: `vigil_sso=${state}` } },
+    );
+    expect(callback.status).toBe(400);
 
     // An API token created in the web application, used on the API and on ingest.
     const created = await postForm(`${web.url}/settings/access/api-keys`, admin.cookie, {
@@ -194,6 +217,24 @@ describe('secrets never reach a log line', () => {
     expect(lines.length).toBeGreaterThan(10);
     expect(lines.join('\n')).toContain('API token created');
     expect(leaks).toEqual([]);
+
+    // Each request above has its log line, which names the token by id and the user by id only.
+    const requestLines = lines
+      .map((line) => JSON.parse(line) as Record<string, any>)
+      .filter((line) => line.msg === 'request completed' || line.msg === 'request errored');
+    expect(new Set(requestLines.map((line) => String(line.name)))).toEqual(
+      new Set(['api', 'ingest', 'web']),
+    );
+    for (const line of requestLines) {
+      expect(Object.keys(line.req).sort()).toEqual(['id', 'method', 'path']);
+      expect(Object.keys(line.res)).toEqual(['statusCode']);
+    }
+    expect(requestLines.some((line) => line.name === 'ingest' && line.tokenId)).toBe(true);
+    expect(requestLines.some((line) => line.name === 'web' && line.userId)).toBe(true);
+    // A failed sign-in is logged (by its event) without the email address it was for.
+    const signInFailure = lines.find((line) => line.includes('"event":"sign_in.failed"'));
+    expect(signInFailure).toBeDefined();
+    expect(signInFailure).not.toContain(email);
 
     // The email's HTML part shows the markup as text: nothing of it is live.
     expect(mail.html).toBeDefined();

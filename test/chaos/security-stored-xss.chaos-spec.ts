@@ -58,6 +58,7 @@ const PROVIDER_NAME = `SOAR ${HOSTILE.svg}`;
 const FAILING_PROVIDER_NAME = `Pager ${HOSTILE.textarea}`.slice(0, 100);
 const TOKEN_NAME = `Ingest ${HOSTILE.img}`;
 const ADMIN_NAME = `Ada ${HOSTILE.script}`.slice(0, 100);
+const MEMBER_NAME = `Mel ${HOSTILE.img} ${HOSTILE.bidi}`.slice(0, 100);
 /** Recipients must be addresses, but a dot-atom local part still allows quotes and braces. */
 const RECIPIENT = `o'neil+{{7*7}}&x=1-${run}@example.com`;
 /** What the failing provider answers: an excerpt of it is shown as the attempt's error. */
@@ -85,7 +86,7 @@ const PAGE_TAGS = [
   'html', 'head', 'meta', 'title', 'link', 'body', 'a', 'div', 'span', 'p', 'dl', 'dt', 'dd',
   'h1', 'h2', 'h3', 'small', 'b', 'strong', 'table', 'caption', 'thead', 'tbody', 'tr', 'th',
   'td', 'ul', 'ol', 'li', 'nav', 'main', 'header', 'aside', 'section', 'form', 'fieldset',
-  'legend', 'label', 'input', 'select', 'option', 'textarea', 'button', 'time', 'svg', 'path',
+  'legend', 'label', 'input', 'select', 'optgroup', 'option', 'textarea', 'button', 'time', 'svg', 'path',
   'line', 'rect', 'circle',
 ]; // prettier-ignore
 /** Elements of the product's emails. */
@@ -103,7 +104,7 @@ describe('stored XSS: hostile text through ingest, processor, notifier, emails, 
   let browser: Browser;
   let admin: WebSession;
   let adminEmail: string;
-  const ids = { provider: '', failingProvider: '', token: '' };
+  const ids = { provider: '', failingProvider: '', token: '', member: '' };
 
   const webhookPayloads = () =>
     receiver.at('/hook').map((r) => JSON.parse(r.body) as Record<string, any>);
@@ -185,6 +186,16 @@ describe('stored XSS: hostile text through ingest, processor, notifier, emails, 
     });
     expect(created.status).toBe(201);
     const token = /vgk1-[0-9A-Za-z]{49}/.exec(await created.text())![0];
+    // A member added with a password: an invitation would be emailed to another address.
+    const added = await post('/settings/members', {
+      name: MEMBER_NAME,
+      email: `mel-${run}@example.com`,
+      role: 'member',
+      access: 'password',
+      password: PASSWORD,
+    });
+    expect(added.status).toBe(303);
+    ids.member = /\/settings\/members\/([0-9a-f-]{36})/.exec(added.headers.get('location')!)![1];
     ids.token = (
       await sql.query<{ id: string }>('SELECT id FROM api_tokens WHERE name = $1', [TOKEN_NAME])
     ).rows[0].id;
@@ -472,6 +483,11 @@ describe('stored XSS: hostile text through ingest, processor, notifier, emails, 
       await expectInert('/settings/access/api-keys', [TOKEN_NAME]);
       await expectInert(`/settings/access/api-keys/${ids.token}/delete`, [TOKEN_NAME]);
       await expectInert('/settings/access/account', [ADMIN_NAME]);
+      await expectInert('/settings/members', [ADMIN_NAME, MEMBER_NAME]);
+      await expectInert(`/settings/members/${ids.member}`, [MEMBER_NAME]);
+      await expectInert(`/settings/members/${ids.member}/delete`, [MEMBER_NAME]);
+      // The audit log shows what was typed in the details of each change.
+      await expectInert('/settings/audit-log', [TOKEN_NAME, PROVIDER_NAME]);
     });
 
     it('renders the detection page sanely with hostile data: long strings wrap, no sideways scroll', async () => {

@@ -6,8 +6,8 @@ import {
   createUserService,
   type SqlClient,
 } from '@vigil/control-plane';
+import { anEventRecord } from '@vigil/contracts';
 import { startWeb } from '../../apps/web/src/start-web';
-import { anEventRecord } from '../support/event-records';
 import { indexReadModels } from '../support/index-read-models';
 import { PASSWORD } from '../support/web-harness';
 import {

@@ -10,6 +10,7 @@ import { Topics, dlqTopicOf } from '@vigil/contracts';
 import { startApi } from '../../apps/api/src/start-api';
 import { startIndexer } from '../../apps/indexer/src/start-indexer';
 import { startIngest } from '../../apps/ingest/src/start-ingest';
+import { answerBeforeBody } from '../support/answer-before-body';
 import { anEventInput, anInvestigationInput } from '../support/factories';
 import { eventually, request } from '../support/http-client';
 
@@ -155,6 +156,32 @@ describe('ingest → Kafka → indexer → Elasticsearch → query API', () => {
     });
     expect(readOnly.status).toBe(403);
     expect(readOnly.body.error.code).toBe('insufficient_scope');
+  });
+
+  it('refuses a 6 MB body without a token with 401 from its headers, before reading the body', async () => {
+    const answer = await answerBeforeBody(
+      `${ingest}/ingest/v1/detection-events`,
+      { 'Content-Type': 'application/json' },
+      6 * 1024 * 1024,
+      { chunkBytes: 64 * 1024, chunkEveryMs: 50 },
+    );
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body).error.code).toBe('missing_token');
+    expect(answer.headers['www-authenticate']).toMatch(/^Bearer/);
+    // Answered while most of the body was still unsent: nothing waited for it.
+    expect(answer.bodyBytesSent).toBeLessThan(1024 * 1024);
+  });
+
+  it('answers a body still trickling in at once when its token is not valid', async () => {
+    const answer = await answerBeforeBody(
+      `${ingest}/ingest/v1/investigations`,
+      { 'Content-Type': 'application/x-ndjson', Authorization: 'Bearer vgk1-not-a-token' },
+      100_000,
+      { chunkBytes: 10, chunkEveryMs: 200, timeoutMs: 3_000 },
+    );
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body).error.code).toBe('invalid_token');
+    expect(answer.ms).toBeLessThan(2_000);
   });
 
   it('sends an undecodable record to the DLQ with its reason and moves the partition on', async () => {

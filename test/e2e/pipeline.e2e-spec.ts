@@ -8,12 +8,17 @@ import {
   runMigrations,
   type SqlClient,
 } from '@vigil/control-plane';
+import { buildDetectionWebhookPayload } from '@vigil/contracts';
 import {
   DEFAULT_DETECTION_NOTIFICATION_CONFIG,
   DEFAULT_NOTIFICATION_SETTINGS,
   disableDetection,
+  dryRunDetection,
+  resolveEffectiveSettings,
   unsilenceDetection,
 } from '@vigil/notification-policy';
+import { openEventReadModel, type EventReadModel, type Opened } from '@vigil/search';
+import { PreviewDetectionNotifications } from '@vigil/workspace';
 import { startApi } from '../../apps/api/src/start-api';
 import { startIndexer } from '../../apps/indexer/src/start-indexer';
 import { startIngest } from '../../apps/ingest/src/start-ingest';
@@ -93,6 +98,8 @@ describe('pipeline: ingest → processor → notifier → signed webhook → enr
   let token: string;
   let ingestUrl: string;
   let apiUrl: string;
+  let readModel: Opened<EventReadModel>;
+  let providers: WebhookProviderService;
 
   beforeAll(async () => {
     smtp = await SmtpSink.start();
@@ -100,8 +107,13 @@ describe('pipeline: ingest → processor → notifier → signed webhook → enr
     sql = createPgSqlClient(process.env.DATABASE_URL!, 2);
     await runMigrations(sql);
 
-    const providers = new WebhookProviderService(sql, {
+    providers = new WebhookProviderService(sql, {
       policy: { allowPrivate: true, allowlist: [] },
+    });
+    readModel = await openEventReadModel({
+      elasticsearchUrl: process.env.ELASTICSEARCH_URL,
+      indexPrefix: process.env.VIGIL_INDEX_PREFIX!,
+      sql,
     });
     const { provider, secret } = await providers.enroll({
       name: PROVIDER_NAME,
@@ -163,6 +175,7 @@ describe('pipeline: ingest → processor → notifier → signed webhook → enr
     for (const app of apps.reverse()) await app.stop();
     await receiver?.stop();
     await smtp?.stop();
+    await readModel?.close();
     await sql?.close();
   });
 
@@ -221,7 +234,7 @@ describe('pipeline: ingest → processor → notifier → signed webhook → enr
           'New events since last notification: 3',
           'Events attached: 3',
           'Affected users: 2',
-          'Time since last notification: 2 hours',
+          'First notification for this detection.',
         ].join('\n'),
         action_url: `${APP_URL}/u/detections/${TRAVEL}`,
       },
@@ -348,13 +361,43 @@ describe('pipeline: ingest → processor → notifier → signed webhook → enr
     expect(receiver.attemptsFor(SILENCED)).toEqual([]);
     expect(emailsAbout(SILENCED)).toEqual([]);
 
-    await store.saveDetectionConfig(
-      SILENCED,
-      unsilenceDetection(await store.getDetectionConfig(SILENCED)),
+    // The dry run, from the state the processor recorded (through the indexer), says why
+    // nothing was sent, and predicts what resuming sends.
+    // The state and the events are indexed apart: the preview needs both to be searchable.
+    const recorded = await eventually(async () => {
+      const [state, detection] = await Promise.all([
+        readModel.value.getDetectionState(SILENCED),
+        readModel.value.getDetection(SILENCED),
+      ]);
+      return state?.snapshot.count === 3 && detection !== null ? state : undefined;
+    });
+    const preview = await new PreviewDetectionNotifications(readModel.value, store, providers, {
+      appUrl: APP_URL,
+    }).execute({ detectionId: SILENCED, now: Date.now() });
+    expect(preview.channels.map((c) => [c.channel, c.fires, c.reasonCode])).toEqual([
+      ['webhook', false, 'disabled'],
+      ['email', false, 'disabled'],
+    ]);
+    const resumed = unsilenceDetection(await store.getDetectionConfig(SILENCED));
+    const predicted = dryRunDetection(
+      recorded.snapshot,
+      resolveEffectiveSettings(await store.getGlobal(), resumed).settings,
+      await providers.list(),
+      Date.now(),
     );
+    if (!predicted.webhook.fires) throw new Error('the dry run predicts no webhook');
+
+    await store.saveDetectionConfig(SILENCED, resumed);
     const [webhook] = await webhooksOf(SILENCED, 1);
     expect(counts(webhook)).toEqual([0, 3, 3]);
     expect(webhook.payload.metadata.events).toEqual(events.slice(0, 3).map(summaryOf));
+    expect(webhook.payload).toEqual(
+      buildDetectionWebhookPayload(
+        predicted.webhook.decision,
+        { id: webhook.payload.delivery.id, recipientName: PROVIDER_NAME },
+        APP_URL,
+      ),
+    );
 
     // The next webhook reports only the next event: the unsilencing sent exactly one.
     await ingestEvents(events.slice(3));

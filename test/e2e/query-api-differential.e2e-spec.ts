@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { DetectionEventRecord } from '@vigil/contracts';
+import { anEventRecord, type DetectionEventRecord } from '@vigil/contracts';
 import { parseQuery, printQuery } from '@vigil/query-language';
 import {
   SqlEventReadModel,
@@ -8,7 +8,6 @@ import {
   type AffectedUser,
   type EventSortKey,
 } from '@vigil/search';
-import { anEventRecord } from '../support/event-records';
 import { request, type JsonResponse } from '../support/http-client';
 import { queryOver, type ValuePools } from '../support/query-arbitraries';
 import { startQueryApiHarness, type QueryApiHarness } from '../support/query-api-harness';

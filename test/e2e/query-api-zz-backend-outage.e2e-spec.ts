@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { anEventRecord, anInvestigationRecord } from '../support/event-records';
+import { anEventRecord, anInvestigationRecord } from '@vigil/contracts';
 import { eventually, request, type JsonResponse } from '../support/http-client';
 import { responseSchema, schemaViolations } from '../support/openapi-schema-check';
 import { startQueryApiHarness, type QueryApiHarness } from '../support/query-api-harness';

@@ -1,5 +1,5 @@
 import { SqlNotificationSettingsStore } from '@vigil/control-plane';
-import { anEventRecord, anInvestigationRecord } from '../support/event-records';
+import { anEventRecord, anInvestigationRecord } from '@vigil/contracts';
 import { request, type JsonResponse } from '../support/http-client';
 import { declaredHeaders, responseSchema, schemaViolations } from '../support/openapi-schema-check';
 import { startQueryApiHarness, type QueryApiHarness } from '../support/query-api-harness';

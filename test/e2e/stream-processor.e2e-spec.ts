@@ -7,12 +7,7 @@ import {
   runMigrations,
   type SqlClient,
 } from '@vigil/control-plane';
-import {
-  decodeNotificationCommands,
-  dlqTopicOf,
-  type DetectionEventRecord,
-  type NotificationCommand,
-} from '@vigil/contracts';
+import { dlqTopicOf, type DetectionEventRecord, type NotificationCommand } from '@vigil/contracts';
 import {
   AvroCodec,
   ContractPublisher,
@@ -27,6 +22,7 @@ import {
 } from '@vigil/notification-policy';
 import { startStreamProcessor } from '../../apps/stream-processor/src/start-stream-processor';
 import { eventually } from '../support/http-client';
+import { commandsInRecord } from '../support/notification-commands';
 
 jest.setTimeout(120_000);
 
@@ -165,7 +161,7 @@ describe('stream processor: events → one transaction → commands and state', 
       eachMessage: async ({ topic, message }) => {
         const key = message.key?.toString() ?? '';
         if (topic === topics.notificationCommands) {
-          commands.push(...decodeNotificationCommands(message.value)!);
+          commands.push(...commandsInRecord(message.value));
         } else if (topic === topics.detectionState) {
           const list = states.get(key) ?? [];
           list.push(JSON.parse(message.value!.toString()) as DetectionState);

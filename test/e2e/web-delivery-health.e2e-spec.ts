@@ -20,6 +20,7 @@ import {
   createElasticsearchClient,
   ensureReadModels,
 } from '@vigil/search';
+import { anEventRecord } from '@vigil/contracts';
 import { startWeb } from '../../apps/web/src/start-web';
 import {
   launchBrowser,
@@ -29,7 +30,6 @@ import {
   screenshot,
   signIn,
 } from '../support/browser';
-import { anEventRecord } from '../support/event-records';
 
 jest.setTimeout(180_000);
 

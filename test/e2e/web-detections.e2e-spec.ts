@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import { SqlNotificationSettingsStore, WebhookProviderService } from '@vigil/control-plane';
-import type { DetectionEventRecord } from '@vigil/contracts';
+import { anEventRecord, type DetectionEventRecord } from '@vigil/contracts';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
 import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
-import { anEventRecord } from '../support/event-records';
-import { indexReadModels } from '../support/index-read-models';
+import { detectionStateOf, indexReadModels } from '../support/index-read-models';
 import { PASSWORD, startWebHarness, type WebHarness, type WebUser } from '../support/web-harness';
 
 jest.setTimeout(180_000);
@@ -58,7 +57,38 @@ describe('web application: Detections', () => {
         url: 'http://127.0.0.1:9/hook',
       })
     ).provider.id;
-    await indexReadModels({ events: [...busyEvents, ...quietEvents] });
+    // As the processor would have recorded them: det-busy notified at 25 of its 30 events on
+    // both channels, QUIET[7] notified of its one event, QUIET[8] not recorded yet.
+    const notifiedSettings = {
+      ...DEFAULT_NOTIFICATION_SETTINGS,
+      emailEnabled: true,
+      recipients: ['soc@example.com'],
+      frequency: 'immediate' as const,
+      webhookEnabled: true,
+      webhookProviderIds: [providerId],
+    };
+    const recordedAt = Date.now() - MINUTE;
+    await indexReadModels({
+      events: [...busyEvents, ...quietEvents],
+      detectionStates: [
+        {
+          snapshot: detectionStateOf(busyEvents, {
+            settings: notifiedSettings,
+            at: T0 + DAY + 26 * MINUTE,
+            count: 25,
+          }),
+          recordedAt,
+        },
+        {
+          snapshot: detectionStateOf([quietEvents[7]], {
+            settings: notifiedSettings,
+            at: T0 + 8 * MINUTE,
+            count: 1,
+          }),
+          recordedAt,
+        },
+      ],
+    });
   });
 
   afterAll(async () => {
@@ -368,6 +398,114 @@ describe('web application: Detections', () => {
     await page.close();
   });
 
+  describe('what would be sent now', () => {
+    const dryRun = (id: string) => `${base}/u/detections/${id}/dry-run`;
+
+    beforeAll(async () => {
+      await store.saveGlobal({
+        ...DEFAULT_NOTIFICATION_SETTINGS,
+        emailEnabled: true,
+        recipients: ['soc@example.com'],
+        frequency: 'immediate',
+        webhookEnabled: true,
+        webhookProviderIds: [providerId],
+      });
+    });
+
+    it('shows, from the detection’s page, each channel and target with the payload it would send', async () => {
+      const page = await signedIn(admin);
+      await page.goto(`${base}/u/detections/${BUSY}`);
+      await navigateBy(page, () =>
+        page.getByRole('link', { name: 'What would be sent now' }).click(),
+      );
+      expect(new URL(page.url()).pathname).toBe(`/u/detections/${BUSY}/dry-run`);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'What would be sent now',
+      );
+      await expect(page.locator('.dry-run-basis').textContent()).resolves.toMatch(
+        /from the state the\s+processor recorded at .+ \(event count 30\)/,
+      );
+
+      const webhooks = page.locator('#dry-run-webhook');
+      await expect(webhooks.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+        'Webhooks',
+      );
+      await expect(webhooks.locator('.card-header').textContent()).resolves.toContain(
+        'Would send: Immediately.',
+      );
+      const row = webhooks.getByRole('row').filter({ hasText: 'SOAR playbook' });
+      await expect(row.textContent()).resolves.toContain('Would send');
+
+      const details = webhooks.locator('details').filter({ hasText: 'Payload for SOAR playbook' });
+      expect(await details.locator('pre').isVisible()).toBe(false);
+      await details.locator('summary').click();
+      const payload = JSON.parse((await details.locator('pre').textContent())!) as {
+        notification: { title: string; body: string };
+        delivery: { id: string; recipient_name: string };
+        metadata: Record<string, unknown>;
+      };
+      expect(payload.notification.title).toBe('Mass download: 5 new events');
+      expect(payload.delivery).toEqual({
+        id: '(placeholder: the delivery id is assigned when it is sent)',
+        recipient_name: 'SOAR playbook',
+        channel: 'webhook',
+      });
+      expect(payload.metadata).toMatchObject({
+        detection_id: BUSY,
+        previous_count: 25,
+        current_count: 30,
+        event_count: 5,
+      });
+      expect((payload.metadata.events as { id: string }[]).map((e) => e.id)).toEqual(
+        busyEvents.slice(25).map((e) => e.id),
+      );
+
+      const email = page.locator('#dry-run-email');
+      await expect(
+        email.getByRole('row').filter({ hasText: 'soc@example.com' }).textContent(),
+      ).resolves.toContain('Would send');
+      await email.locator('summary').click();
+      await expect(email.locator('pre').textContent()).resolves.toContain(
+        'Subject: Mass download: 5 new events',
+      );
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await screenshot(page, 'detection-dry-run');
+      await page.close();
+    });
+
+    it('says why nothing would be sent, and when the state is not recorded yet', async () => {
+      const page = await signedIn(admin);
+      await page.goto(dryRun(QUIET[7]));
+      const webhooks = page.locator('#dry-run-webhook');
+      await expect(webhooks.locator('.card-header').textContent()).resolves.toContain(
+        'Sends nothing',
+      );
+      await expect(webhooks.locator('.card-header').textContent()).resolves.toMatch(
+        /The event count has not risen since the last notification, at count 1 on 2025-05-01 08:08:00 UTC\./,
+      );
+      expect(await page.locator('details').count()).toBe(0);
+      await screenshot(page, 'detection-dry-run-nothing');
+
+      await page.goto(dryRun(QUIET[8]));
+      await expect(page.getByRole('status').textContent()).resolves.toContain(
+        'No notification state recorded yet',
+      );
+      expect((await page.goto(dryRun('det-nope')))!.status()).toBe(404);
+      await page.close();
+    });
+
+    it('lets a member see it too: it shows only what the detection’s page shows', async () => {
+      const page = await signedIn(member);
+      const response = await page.goto(dryRun(BUSY));
+      expect(response!.status()).toBe(200);
+      await expect(page.locator('#dry-run-webhook').textContent()).resolves.toContain(
+        'SOAR playbook',
+      );
+      expect(await page.locator('form[method="post"]').count()).toBe(1); // sign out only
+      await page.close();
+    });
+  });
+
   it.each([1280, 800])(
     'lays out the Detections pages without sideways scrolling at %i px',
     async (width) => {
@@ -377,8 +515,16 @@ describe('web application: Detections', () => {
         [`/u/detections/${BUSY}`, 'layout-detection'],
         [`/u/detections/${QUIET[3]}`, 'layout-detection-inherit'],
         [`/u/detections/${QUIET[5]}`, 'layout-detection-custom'],
+        [`/u/detections/${BUSY}/dry-run`, 'layout-detection-dry-run'],
+        [`/u/detections/${QUIET[7]}/dry-run`, 'layout-detection-dry-run-nothing'],
       ] as const) {
         await page.goto(`${base}${path}`);
+        // Payloads open: their blocks scroll on their own, never the page.
+        await page
+          .locator('details')
+          .evaluateAll((all) =>
+            all.forEach((d) => ((d as unknown as { open: boolean }).open = true)),
+          );
         expect(await overflowsHorizontally(page)).toBe(false);
         await screenshot(page, name);
       }

@@ -111,6 +111,25 @@ describe('web application: Settings → Integrations', () => {
     await page.close();
   });
 
+  it('says in words next to the URL field that a host name could not be found', async () => {
+    const page = await signedIn(admin);
+    await page.goto(`${harness.url}${PATH}/new`);
+    await page.getByLabel('Name').fill('Typo in the host');
+    await page.getByRole('radio', { name: 'Custom webhook' }).check();
+    await page.getByLabel('URL').fill('https://vigil-enrollment-check.invalid/hook');
+    const response = await navigateBy(page, () =>
+      page.getByRole('button', { name: 'Enroll provider' }).click(),
+    );
+    expect(response.status()).toBe(422);
+    await expect(page.locator('#url-error').textContent()).resolves.toBe(
+      'The host name vigil-enrollment-check.invalid could not be found (DNS). Check the URL.',
+    );
+    expect(await page.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+    expect((await providers.list()).some((p) => p.name === 'Typo in the host')).toBe(false);
+    await screenshot(page, 'integrations-enroll-unresolved');
+    await page.close();
+  });
+
   it('enrolls a provider, shows its signing secret exactly once, and offers it in Notifications', async () => {
     const page = await signedIn(admin);
     await page.goto(`${harness.url}/settings/notifications`);
@@ -311,6 +330,66 @@ describe('web application: Settings → Integrations', () => {
     }
     expect((await providers.list()).map((p) => p.name)).toContain('Member-visible');
     expect((await providers.list()).map((p) => p.name)).not.toContain('Sneaky');
+    await page.close();
+  });
+
+  it('seals the signing secret at rest, and will not start on a shared database without the key', async () => {
+    const page = await signedIn(admin);
+    const secret = await enrollInBrowser(page, 'Sealed receiver');
+    const { rows } = await harness.sql.query<{ secret: string }>(
+      "SELECT secret FROM webhook_providers WHERE name = 'Sealed receiver'",
+    );
+    expect(rows[0].secret).toMatch(/^v1:/);
+    expect(rows[0].secret).not.toContain(secret.slice('whsec_'.length));
+    await page.close();
+    await expect(
+      startWeb({
+        ...process.env,
+        WEB_PORT: '0',
+        VIGIL_SECRETS_KEY: '',
+        VIGIL_SECRETS_KEY_FILE: '',
+      }),
+    ).rejects.toThrow(/No secrets key: .*DATABASE_URL is set/);
+  });
+
+  it('shows until when the previous secret still signs after a rotation, and can stop it at once', async () => {
+    const page = await signedIn(admin);
+    await enrollInBrowser(page, 'Overlapping receiver');
+    await openProvider(page, 'Overlapping receiver');
+    await navigateBy(page, () => page.getByRole('link', { name: 'Rotate secret' }).click());
+    await expect(page.locator('.alert-warning').first().textContent()).resolves.toContain(
+      'The previous secret keeps signing beside it for 24 hours',
+    );
+    const before = Date.now();
+    await navigateBy(page, () =>
+      page.getByRole('button', { name: 'Rotate secret', exact: true }).click(),
+    );
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      'and with the previous secret too until',
+    );
+    await openProvider(page, 'Overlapping receiver');
+    const overlap = page
+      .getByRole('status')
+      .filter({ hasText: 'The previous secret still signs until' });
+    const until = new Date((await overlap.locator('time').getAttribute('datetime'))!);
+    expect(until.getTime()).toBeGreaterThanOrEqual(before + 24 * 3_600_000 - 1000);
+    expect(until.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
+    await screenshot(page, 'integrations-overlap');
+
+    // A leaked secret: rotate again and stop the old one at once.
+    await navigateBy(page, () => page.getByRole('link', { name: 'Rotate secret' }).click());
+    await navigateBy(page, () =>
+      page.getByRole('button', { name: 'Rotate now and stop the old secret at once' }).click(),
+    );
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      'the previous secret no longer signs',
+    );
+    await openProvider(page, 'Overlapping receiver');
+    expect(await overlap.count()).toBe(0);
+    const { rows } = await harness.sql.query<{ previous_secret: string | null }>(
+      "SELECT previous_secret FROM webhook_providers WHERE name = 'Overlapping receiver'",
+    );
+    expect(rows[0].previous_secret).toBeNull();
     await page.close();
   });
 

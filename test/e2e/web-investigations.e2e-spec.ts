@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
+import { anEventRecord, anInvestigationRecord } from '@vigil/contracts';
 import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
-import { anEventRecord, anInvestigationRecord } from '../support/event-records';
 import { indexReadModels } from '../support/index-read-models';
 import { startWebHarness, type WebHarness } from '../support/web-harness';
 

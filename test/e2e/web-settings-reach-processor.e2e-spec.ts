@@ -10,11 +10,7 @@ import {
   runMigrations,
   type SqlClient,
 } from '@vigil/control-plane';
-import {
-  decodeNotificationCommands,
-  type DetectionEventRecord,
-  type NotificationCommand,
-} from '@vigil/contracts';
+import type { DetectionEventRecord, NotificationCommand } from '@vigil/contracts';
 import {
   AvroCodec,
   ContractPublisher,
@@ -30,6 +26,7 @@ import { startStreamProcessor } from '../../apps/stream-processor/src/start-stre
 import { startWeb } from '../../apps/web/src/start-web';
 import { launchBrowser, navigateBy, openPage, signIn } from '../support/browser';
 import { eventually } from '../support/http-client';
+import { commandsInRecord } from '../support/notification-commands';
 import { keyOnPartitionOf } from '../support/partition-of';
 
 jest.setTimeout(180_000);
@@ -169,7 +166,7 @@ describe('settings saved in the web application reach the stream processor', () 
     await reader.subscribe({ topics: [topics.notificationCommands], fromBeginning: true });
     await reader.run({
       eachMessage: async ({ message }) => {
-        commands.push(...decodeNotificationCommands(message.value)!);
+        commands.push(...commandsInRecord(message.value));
       },
     });
 

@@ -90,7 +90,7 @@ describe('web application: signing in and out', () => {
     }
     await signIn(page, base, email, PASSWORD);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(
-      /Too many failed sign-in attempts\. Try again in \d+ minutes\./,
+      /Too many failed sign-in attempts\. Try again in \d+ (seconds|minutes)\./,
     );
     await context.close();
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { adminDatabaseUrl, databaseUrlFor, newRunId, serverDefaults } from './test-environment';
 
@@ -16,6 +17,10 @@ export default async function globalSetup(): Promise<void> {
   process.env.VIGIL_TOPIC_PREFIX = `test-${runId}.`;
   process.env.VIGIL_INDEX_PREFIX = `test-${runId}-`;
   process.env.VIGIL_TOPIC_PARTITIONS ??= '3';
+  // The apps refuse to start on a shared database without the key that seals webhook secrets.
+  process.env.VIGIL_SECRETS_KEY ??= randomBytes(32).toString('base64');
+  // Each app started by a test gets a free ops port: tests start several at once.
+  process.env.OPS_PORT ??= '0';
 
   const database = `vigil_test_${runId}`;
   const admin = new Client({ connectionString: adminDatabaseUrl() });

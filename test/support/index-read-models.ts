@@ -1,9 +1,16 @@
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
 import {
+  applyEvents,
+  decide,
+  type DetectionState,
+  type NotificationSettings,
+} from '@vigil/notification-policy';
+import {
   ElasticsearchReadModelWriter,
   IndexNames,
   createElasticsearchClient,
   ensureReadModels,
+  type RecordedDetectionState,
 } from '@vigil/search';
 
 /**
@@ -13,6 +20,8 @@ import {
 export async function indexReadModels(records: {
   events: readonly DetectionEventRecord[];
   investigations?: readonly InvestigationRecord[];
+  /** Detection states as the processor would have recorded them (see detectionStateOf). */
+  detectionStates?: readonly RecordedDetectionState[];
 }): Promise<void> {
   const es = createElasticsearchClient(process.env.ELASTICSEARCH_URL!);
   try {
@@ -25,7 +34,36 @@ export async function indexReadModels(records: {
       await writer.indexInvestigations(records.investigations);
       await es.indices.refresh({ index: names.alias('investigations') });
     }
+    if (records.detectionStates !== undefined) {
+      await writer.indexDetectionStates(records.detectionStates, Date.now());
+      await es.indices.refresh({ index: names.alias('detection-states') });
+    }
   } finally {
     await es.close();
   }
+}
+
+/**
+ * A detection's state as the processor would hold it after these events, decided on with
+ * `notified` at `notifiedAt` first when given (so its channels have a last notification).
+ */
+export function detectionStateOf(
+  events: readonly DetectionEventRecord[],
+  notified?: { settings: NotificationSettings; at: number; count: number },
+): DetectionState {
+  const toEvent = (record: DetectionEventRecord) => ({
+    id: record.id,
+    detectionId: record.detection_id,
+    detectionName: record.detection_name,
+    personName: record.employee_name,
+    personEmail: record.employee_email,
+    description: record.description ?? '',
+    timestamp: record.happened,
+    riskScore: record.risk_score,
+    source: record.source,
+  });
+  if (notified === undefined) return applyEvents(undefined, events.map(toEvent), 0).state;
+  const first = applyEvents(undefined, events.slice(0, notified.count).map(toEvent), 0).state;
+  const decided = decide(first, notified.settings, notified.at).state;
+  return applyEvents(decided, events.slice(notified.count).map(toEvent), 0).state;
 }

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka, Producer } from 'kafkajs';
 import {
+  decodeNotificationCommands,
   encodeDetectionCommands,
   encodeNotificationCommand,
+  type DigestEntryDecision,
+  type EmailDecision,
+  type InvestigationEmailDecision,
+  type InvestigationWebhookDecision,
   type NotificationCommand,
+  type NotificationDecision,
+  type WebhookDecision,
 } from '@vigil/contracts';
-import type {
-  DigestEntryDecision,
-  EmailDecision,
-  InvestigationEmailDecision,
-  InvestigationWebhookDecision,
-  NotificationDecision,
-  WebhookDecision,
-} from '@vigil/notification-policy';
 
 export const MINUTE = 60_000;
 
@@ -52,6 +51,8 @@ export function aWebhookDecision(overrides: Partial<WebhookDecision> = {}): Webh
       },
     ],
     truncatedCount: 0,
+    maxRiskScore: 7.5,
+    sources: ['okta'],
     providerIds: [],
     ...overrides,
   };
@@ -114,6 +115,13 @@ export function anInvestigationEmailDecision(
 
 export function commandOf(decision: NotificationCommand['decision']): NotificationCommand {
   return { version: 1, id: decision.notificationId, emittedAt: Date.now(), decision };
+}
+
+/** The commands of a record the processor wrote; a record the notifier would refuse fails the test. */
+export function commandsInRecord(value: Buffer | null): NotificationCommand[] {
+  const commands = decodeNotificationCommands(value);
+  if (typeof commands === 'string') throw new Error(`Not a valid command record: ${commands}`);
+  return commands;
 }
 
 /** Produces commands the way the stream processor does: JSON, keyed by detection or investigation. */

@@ -1,10 +1,12 @@
 import { transformFile } from '@swc/core';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SOURCE_DIRS = ['apps', 'libs'];
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
+/** Files the apps read at run time, copied beside them as `npm run build` does. */
+const RUNTIME_FILES = ['apps/web/assets'];
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -47,6 +49,9 @@ export async function compileApps(outDir: string): Promise<string> {
       );
     }),
   );
+  for (const dir of RUNTIME_FILES) {
+    cpSync(join(ROOT, dir), join(outDir, dir), { recursive: true });
+  }
   return outDir;
 }
 
