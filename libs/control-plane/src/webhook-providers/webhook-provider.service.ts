@@ -25,6 +25,7 @@ import {
 } from './webhook-provider';
 import { WebhookProviderError } from './webhook-provider-error';
 import { generateWebhookSecret } from './webhook-secret';
+import { withoutCredential } from './without-credential';
 import {
   PUBLIC_TARGETS_ONLY,
   WebhookTargetError,
@@ -353,14 +354,4 @@ export class WebhookProviderService {
       return result;
     });
   }
-}
-
-/**
- * A Slack or Teams URL as listed: scheme, host and first path segment, the rest (the part that
- * lets anybody post) left out. The whole URL is sealed with the provider's secrets.
- */
-export function withoutCredential(url: string): string {
-  const parsed = new URL(url);
-  const first = parsed.pathname.split('/').filter(Boolean)[0];
-  return `${parsed.origin}/${first ? `${first}/` : ''}…`;
 }

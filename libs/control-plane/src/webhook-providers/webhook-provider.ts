@@ -1,4 +1,4 @@
-import type { DestinationConfig, DestinationKind } from '@vigil/destinations';
+import type { DestinationConfig, DestinationKind, PagerDutyRegion } from '@vigil/destinations';
 
 export const WEBHOOK_PROVIDER_KINDS = ['automation', 'custom'] as const;
 export type WebhookProviderKind = (typeof WEBHOOK_PROVIDER_KINDS)[number];
@@ -31,7 +31,7 @@ export interface WebhookProviderView {
 export interface PagerDutyDestinationView {
   severityMapping: SeverityMappingView;
   source: string;
-  region: string;
+  region: PagerDutyRegion;
 }
 
 type SeverityMappingView = Extract<DestinationConfig, { kind: 'pagerduty' }>['severityMapping'];

@@ -21,7 +21,7 @@ export function renderingConfigOf(
         routingKey: '',
         severityMapping: provider.pagerDuty.severityMapping,
         source: provider.pagerDuty.source,
-        region: provider.pagerDuty.region as 'us' | 'eu',
+        region: provider.pagerDuty.region,
         sources: [],
       };
   }
