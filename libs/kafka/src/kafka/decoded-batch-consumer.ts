@@ -11,6 +11,7 @@ import type { ContractCodec } from '../port/contract-codec';
 import { deadLetterOf } from '../port/dead-letter';
 import { decodeRecords } from '../port/decode-records';
 import { DeadLetterPublisher } from './dead-letter-publisher';
+import { restartUnless } from './restart-unless';
 
 export interface DecodedBatchConsumerOptions extends DecodedBatchConsumerSpec {
   kafka: Kafka;
@@ -28,6 +29,7 @@ const GATHER_MIN_BYTES = 1024 * 1024;
  */
 export class DecodedBatchConsumer implements BatchConsumer {
   private consumer: Consumer | null = null;
+  private stopping = false;
   private producerClosed = false;
   private readonly deadLetterProducer;
   private lastBatchAt = 0;
@@ -50,6 +52,7 @@ export class DecodedBatchConsumer implements BatchConsumer {
 
   async start(): Promise<void> {
     const { kafka, groupId, topics, fromBeginning = true, gatherForMs } = this.options;
+    this.stopping = false;
     await this.deadLetterProducer.connect();
     const consumer = kafka.consumer({
       groupId,
@@ -57,6 +60,7 @@ export class DecodedBatchConsumer implements BatchConsumer {
       maxBytes: 10 * 1024 * 1024,
       // The broker holds a fetch until this much has gathered or the time is up.
       ...(gatherForMs ? { minBytes: GATHER_MIN_BYTES, maxWaitTimeInMs: gatherForMs } : {}),
+      retry: restartUnless(() => this.stopping),
     });
     this.consumer = consumer;
     // A fetch, found records or not, and a heartbeat (sent between batches and while a failing
@@ -74,6 +78,7 @@ export class DecodedBatchConsumer implements BatchConsumer {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.consumer?.disconnect();
     if (!this.producerClosed) {
       this.producerClosed = true;

@@ -3,6 +3,7 @@ import { AssignerProtocol, type Kafka, type PartitionAssigner } from 'kafkajs';
 import type { Logger } from '@vigil/config';
 import type { ChangelogEntries } from '../port/partition-handler';
 import { reachedEnd, restoreTargets } from './partition-offsets';
+import { restartUnless } from './restart-unless';
 
 /**
  * Reads partitions of a compacted changelog from the beginning to their current end, read
@@ -36,7 +37,9 @@ export async function readChangelog(
     readUncommitted: false,
     partitionAssigners: [fixedAssigner(topic, [...targets.keys()])],
     maxWaitTimeInMs: 250,
+    retry: restartUnless(() => finished),
   });
+  let finished = false;
   const lastRead = new Map<number, string>();
   let finish: () => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
@@ -76,6 +79,7 @@ export async function readChangelog(
     });
     await done;
   } finally {
+    finished = true;
     await consumer.disconnect();
   }
   logger.info(

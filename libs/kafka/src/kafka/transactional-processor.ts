@@ -29,6 +29,7 @@ import type { AvroCodec } from './avro-codec';
 import { chunkBySize } from './output-chunks';
 import { offsetsToCommit } from './partition-offsets';
 import { readChangelog } from './read-changelog';
+import { restartUnless } from './restart-unless';
 
 export interface TransactionalProcessorOptions extends PartitionProcessorSpec {
   kafka: Kafka;
@@ -99,6 +100,7 @@ export class TransactionalProcessor implements PartitionProcessor {
       // per detection per batch, however many of its events the batch holds).
       maxBytesPerPartition: 4 * 1024 * 1024,
       maxBytes: 16 * 1024 * 1024,
+      retry: restartUnless(() => this.stopping),
     });
     this.consumer = consumer;
     // A fetch, found records or not, and a heartbeat (kept up while a partition is restored)
