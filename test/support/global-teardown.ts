@@ -1,10 +1,16 @@
 import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
+import { reportOpenHandles } from './report-open-handles';
 import { adminDatabaseUrl } from './test-environment';
 
 /** Removes what the run created, unless VIGIL_KEEP_TEST_DATA is set for debugging. */
 export default async function globalTeardown(): Promise<void> {
+  await removeTestData();
+  await reportOpenHandles();
+}
+
+async function removeTestData(): Promise<void> {
   const runId = process.env.VIGIL_TEST_RUN_ID;
   if (!runId || process.env.VIGIL_KEEP_TEST_DATA) return;
 
