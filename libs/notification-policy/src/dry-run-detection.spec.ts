@@ -133,6 +133,42 @@ describe('dryRunDetection', () => {
     ]);
   });
 
+  it("marks a provider whose filter holds the notification back, with its filter's reason", () => {
+    // Events 1..3 score 0.1 to 0.3 and come from okta.
+    const providers: DryRunProvider[] = [
+      { id: 'tines', name: 'Tines', filter: { subjects: 'all', minRiskScore: 5, sources: [] } },
+      {
+        id: 'soar',
+        name: 'SOAR',
+        filter: { subjects: 'all', minRiskScore: null, sources: ['okta'] },
+      },
+      {
+        id: 'gh',
+        name: 'GitHub',
+        filter: { subjects: 'all', minRiskScore: null, sources: ['github'] },
+      },
+    ];
+    const config = settings({ webhookProviderIds: ['tines', 'soar', 'gh'] });
+    const run = dryRunDetection(stateWith(3), config, providers, T0);
+    expect(run.webhook.fires).toBe(true);
+    expect(run.webhook.targets).toEqual([
+      {
+        id: 'tines',
+        name: 'Tines',
+        reason: { code: 'filtered_risk_score', riskScore: 0.3, minRiskScore: 5 },
+      },
+      { id: 'soar', name: 'SOAR', reason: null },
+      {
+        id: 'gh',
+        name: 'GitHub',
+        reason: { code: 'filtered_source', sources: ['okta'], wanted: ['github'] },
+      },
+    ]);
+    expect(describeDryRunReason(run.webhook.targets[0].reason!)).toBe(
+      "Filtered out: risk score 0.3 is below this provider's minimum of 5.",
+    );
+  });
+
   it('changes nothing it is given', () => {
     const state = deepFreeze(addEvents(stateWith(3), 4, 6));
     const config = deepFreeze(settings({ frequency: 'batch' }));

@@ -4,6 +4,12 @@ import {
   type EmailDecision,
   type WebhookDecision,
 } from '@vigil/contracts';
+import {
+  describeFilterSkip,
+  filterDelivery,
+  type DeliveryFilter,
+  type FilterSkip,
+} from './delivery-filter';
 import type { DetectionSnapshot } from './detection-state';
 import { judgeChannels, type ChannelSkip } from './judge-channels';
 import type { NotificationFrequency, NotificationSettings } from './notification-settings';
@@ -12,6 +18,8 @@ import type { NotificationFrequency, NotificationSettings } from './notification
 export interface DryRunProvider {
   id: string;
   name: string;
+  /** Which notifications it receives; absent for every one. */
+  filter?: DeliveryFilter;
 }
 
 /**
@@ -19,7 +27,7 @@ export interface DryRunProvider {
  * decision engine's own (ChannelSkip); a target's reasons come after its channel fires. Each
  * code has its words in describeDryRunReason.
  */
-export type DryRunReason = ChannelSkip | { code: 'provider_not_enrolled' };
+export type DryRunReason = ChannelSkip | { code: 'provider_not_enrolled' } | FilterSkip;
 
 /** When a firing channel's notification leaves. */
 export type DryRunWhen = { kind: 'immediately' } | { kind: 'window_close'; at: number };
@@ -78,13 +86,18 @@ export function dryRunDetection(
   now: number,
 ): DetectionDryRun {
   const verdicts = judgeChannels(state, settings, now);
-  const names = new Map(providers.map((provider) => [provider.id, provider.name]));
-  const providerTargets = (channelReason: DryRunReason | null) =>
+  const enrolled = new Map(providers.map((provider) => [provider.id, provider]));
+  const providerTargets = (channelReason: DryRunReason | null, decision?: WebhookDecision) =>
     [...new Set(settings.webhookProviderIds)].map((id): DryRunTarget => {
-      const name = names.get(id) ?? null;
-      const reason: DryRunReason | null =
-        channelReason ?? (name === null ? { code: 'provider_not_enrolled' } : null);
-      return { id, name, reason };
+      const provider = enrolled.get(id);
+      if (provider === undefined) {
+        return { id, name: null, reason: channelReason ?? { code: 'provider_not_enrolled' } };
+      }
+      const filtered =
+        decision && provider.filter
+          ? filterDelivery({ subject: 'detection', ...decision }, provider.filter)
+          : null;
+      return { id, name: provider.name, reason: channelReason ?? filtered };
     });
   const recipientTargets = (channelReason: DryRunReason | null) =>
     settings.recipients.map((address): DryRunTarget => ({
@@ -100,7 +113,7 @@ export function dryRunDetection(
         fires: true,
         decision: webhook.decision,
         when: { kind: 'immediately' },
-        targets: providerTargets(null),
+        targets: providerTargets(null, webhook.decision),
       }
     : {
         channel: 'webhook',
@@ -167,6 +180,10 @@ export function describeDryRunReason(reason: DryRunReason): string {
       return `The event count (${reason.count}) does not exceed the threshold (${reason.threshold}).`;
     case 'provider_not_enrolled':
       return 'This provider is no longer enrolled: nothing is sent to it.';
+    case 'filtered_subject':
+    case 'filtered_risk_score':
+    case 'filtered_source':
+      return describeFilterSkip(reason);
   }
 }
 

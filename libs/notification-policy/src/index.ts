@@ -99,3 +99,13 @@ export {
   describeNotificationState,
   type NotificationStateSummary,
 } from './describe-notification-state';
+export {
+  FILTER_SUBJECTS,
+  NO_DELIVERY_FILTER,
+  describeFilterSkip,
+  filterDelivery,
+  type DeliveryFilter,
+  type FilterSkip,
+  type FilterSubjects,
+  type FilteredNotification,
+} from './delivery-filter';
