@@ -47,8 +47,8 @@ function providers(): Map<string, WebhookProviderTarget> {
     deleted: false,
   });
   return new Map([
-    ['slack', target('slack', { kind: 'slack', url: slack.webhookUrl(), sources: [] })],
-    ['teams', target('teams', { kind: 'teams', url: teams.workflowUrl(), sources: [] })],
+    ['slack', target('slack', { kind: 'slack', url: slack.webhookUrl() })],
+    ['teams', target('teams', { kind: 'teams', url: teams.workflowUrl() })],
     [
       'pagerduty',
       target('pagerduty', {
@@ -57,7 +57,6 @@ function providers(): Map<string, WebhookProviderTarget> {
         severityMapping: DEFAULT_SEVERITY_MAPPING,
         source: 'vigil',
         region: 'us',
-        sources: [],
       }),
     ],
   ]);

@@ -13,7 +13,7 @@ function provider(id: string, deleted = false): WebhookProviderTarget {
   return {
     id,
     name: `Provider ${id}`,
-    destination: { kind: 'webhook', url: 'https://hooks.example.com', sources: [] },
+    destination: { kind: 'webhook', url: 'https://hooks.example.com' },
     url: 'https://hooks.example.com',
     secret: 'whsec_x',
     deleted,

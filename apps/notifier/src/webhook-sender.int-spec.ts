@@ -36,7 +36,7 @@ function senderFor(url: string, policy = PUBLIC_TARGETS_ONLY) {
     provider: async (id) => ({
       id,
       name: 'p',
-      destination: { kind: 'webhook', url, sources: [] },
+      destination: { kind: 'webhook', url },
       url,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       deleted: false,
@@ -162,7 +162,6 @@ describe('WebhookSender during a secret rotation', () => {
         destination: {
           kind: 'webhook',
           url: `http://127.0.0.1:${receivingPort}/hook`,
-          sources: [],
         },
         url: `http://127.0.0.1:${receivingPort}/hook`,
         secret: NEW_SECRET,

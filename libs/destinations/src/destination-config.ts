@@ -12,26 +12,21 @@ export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
 export const DEFAULT_DESTINATION_KIND: DestinationKind = 'webhook';
 
-interface DestinationBase {
-  /** Sources whose notifications the destination gets; empty for all (matchesSourceFilter). */
-  sources: string[];
-}
-
 /**
  * A validated destination (validateDestinationConfig). URLs of Slack and Teams and the PagerDuty
  * routing key are credentials: they are stored as secrets and never logged.
  */
 export type DestinationConfig =
-  | (DestinationBase & { kind: 'webhook'; url: string })
-  | (DestinationBase & { kind: 'slack'; url: string })
-  | (DestinationBase & { kind: 'teams'; url: string })
-  | (DestinationBase & {
+  | { kind: 'webhook'; url: string }
+  | { kind: 'slack'; url: string }
+  | { kind: 'teams'; url: string }
+  | {
       kind: 'pagerduty';
       routingKey: string;
       severityMapping: SeverityMapping;
       source: string;
       region: PagerDutyRegion;
-    });
+    };
 
 /** Where a destination's requests go. */
 export function destinationUrl(config: DestinationConfig): string {

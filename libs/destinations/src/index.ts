@@ -18,7 +18,6 @@ export {
 } from './destination-config';
 export { renderDestination } from './render-destination';
 export { bodyToSend, renderStoredBody } from './stored-body';
-export { matchesSourceFilter } from './matches-source-filter';
 
 // One renderer per kind
 export { renderWebhook } from './webhook/render-webhook';
@@ -57,10 +56,7 @@ export type {
   DestinationFieldError,
   DestinationValidation,
 } from './validation/destination-validation';
-export {
-  validateDestinationConfig,
-  type DestinationRules,
-} from './validation/validate-destination-config';
+export { validateDestinationConfig } from './validation/validate-destination-config';
 export { validateSlackWebhookUrl } from './slack/validate-slack-webhook-url';
 export { validateTeamsWebhookUrl } from './teams/validate-teams-webhook-url';
 export { validatePagerDutyRoutingKey } from './pagerduty/validate-pagerduty-routing-key';

@@ -10,12 +10,11 @@ import { aContext, aDetectionNotification, ROUTING_KEY } from './testing/notific
 import { renderWebhook } from './webhook/render-webhook';
 
 const configs: DestinationConfig[] = [
-  { kind: 'webhook', url: 'https://tines.example/hook', sources: [] },
-  { kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/x', sources: [] },
+  { kind: 'webhook', url: 'https://tines.example/hook' },
+  { kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/x' },
   {
     kind: 'teams',
     url: 'https://x.logic.azure.com/workflows/a/triggers/m/paths/invoke?sig=s',
-    sources: [],
   },
   {
     kind: 'pagerduty',
@@ -23,7 +22,6 @@ const configs: DestinationConfig[] = [
     severityMapping: DEFAULT_SEVERITY_MAPPING,
     source: 'vigil',
     region: 'eu',
-    sources: [],
   },
 ];
 

@@ -32,7 +32,6 @@ describe('renderStoredBody and bodyToSend', () => {
     const slack: DestinationConfig = {
       kind: 'slack',
       url: 'https://hooks.slack.com/services/T/B/x',
-      sources: [],
     };
     const rendered = renderDestination(aDetectionNotification(), aContext(), slack).body;
     const stored = renderStoredBody(aDetectionNotification(), aContext(), slack);

@@ -65,7 +65,6 @@ describe('providers of each destination kind', () => {
     expect(target.destination).toEqual({
       kind: 'webhook',
       url: 'https://soar.example.com/hook',
-      sources: [],
     });
   });
 
@@ -83,7 +82,7 @@ describe('providers of each destination kind', () => {
     expect(row.destination_credential).toMatch(new RegExp(`^v1:${box.keyId}:`));
     expect(JSON.stringify(row)).not.toContain('vigilTestWebhookSecret24');
     const target = (await service().targets([provider.id])).get(provider.id)!;
-    expect(target.destination).toEqual({ kind: 'slack', url: SLACK_URL, sources: [] });
+    expect(target.destination).toEqual({ kind: 'slack', url: SLACK_URL });
     const {
       events: [event],
     } = await new SqlAuditLog(sql).list({ limit: 1 });
@@ -118,7 +117,6 @@ describe('providers of each destination kind', () => {
       severityMapping: DEFAULT_SEVERITY_MAPPING,
       source: 'vigil-prod',
       region: 'eu',
-      sources: [],
     });
   });
 

@@ -253,13 +253,7 @@ export class WebhookProviderService {
       return { kind: 'webhook', url, options: {}, credential: null };
     }
     const url = typeof command.url === 'string' ? command.url.trim() : command.url;
-    // Per-provider source filters are not applied by the notifier yet: none is accepted.
-    const checked = validateDestinationConfig(
-      { ...raw, url, sources: undefined },
-      {
-        knownSources: [],
-      },
-    );
+    const checked = validateDestinationConfig({ ...raw, url });
     if (!checked.ok) {
       const [first] = checked.errors;
       throw new WebhookProviderError(
@@ -306,16 +300,16 @@ export class WebhookProviderService {
     };
     switch (row.destinationKind) {
       case 'webhook':
-        return { kind: 'webhook', url: row.url, sources: [] };
+        return { kind: 'webhook', url: row.url };
       case 'slack':
       case 'teams':
-        return { kind: row.destinationKind, url: credential(), sources: [] };
+        return { kind: row.destinationKind, url: credential() };
       case 'pagerduty': {
         const options = row.destinationOptions as Omit<
           Extract<DestinationConfig, { kind: 'pagerduty' }>,
-          'kind' | 'routingKey' | 'sources'
+          'kind' | 'routingKey'
         >;
-        return { kind: 'pagerduty', routingKey: credential(), ...options, sources: [] };
+        return { kind: 'pagerduty', routingKey: credential(), ...options };
       }
     }
   }

@@ -102,6 +102,5 @@ export function aPagerDutyDestination(): Extract<DestinationConfig, { kind: 'pag
     severityMapping: DEFAULT_SEVERITY_MAPPING,
     source: 'vigil',
     region: 'us',
-    sources: [],
   };
 }

@@ -23,12 +23,6 @@ import {
   type DestinationFieldError,
   type DestinationValidation,
 } from './destination-validation';
-import { validateSourceFilter } from './validate-source-filter';
-
-export interface DestinationRules {
-  /** The sources a filter may name (those events have come from). */
-  knownSources: readonly string[];
-}
 
 /**
  * A destination from an enrollment form, checked field by field for its kind (`webhook` when
@@ -37,7 +31,6 @@ export interface DestinationRules {
  */
 export function validateDestinationConfig(
   input: unknown,
-  rules: DestinationRules,
 ): DestinationValidation<DestinationConfig> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return invalid('', 'must be an object');
@@ -53,29 +46,27 @@ export function validateDestinationConfig(
     errors.push(...result.errors);
     return undefined;
   };
-  const sources = take(validateSourceFilter(raw.sources, rules.knownSources)) ?? [];
-  const config = configOf(kind as DestinationKind, raw, sources, take);
+  const config = configOf(kind as DestinationKind, raw, take);
   return errors.length === 0 && config ? valid(config) : { ok: false, errors };
 }
 
 function configOf(
   kind: DestinationKind,
   raw: Record<string, unknown>,
-  sources: string[],
   take: <T>(result: DestinationValidation<T>) => T | undefined,
 ): DestinationConfig | undefined {
   switch (kind) {
     case 'webhook': {
       const url = take(validateWebhookUrl(raw.url));
-      return url === undefined ? undefined : { kind, url, sources };
+      return url === undefined ? undefined : { kind, url };
     }
     case 'slack': {
       const url = take(validateSlackWebhookUrl(raw.url));
-      return url === undefined ? undefined : { kind, url, sources };
+      return url === undefined ? undefined : { kind, url };
     }
     case 'teams': {
       const url = take(validateTeamsWebhookUrl(raw.url));
-      return url === undefined ? undefined : { kind, url, sources };
+      return url === undefined ? undefined : { kind, url };
     }
     case 'pagerduty': {
       const routingKey = take(validatePagerDutyRoutingKey(raw.routingKey));
@@ -86,7 +77,7 @@ function configOf(
       const source = take(validatePagerDutySource(raw.source));
       const region = take(validatePagerDutyRegion(raw.region));
       if (!routingKey || !severityMapping || !source || !region) return undefined;
-      return { kind, routingKey, severityMapping, source, region, sources };
+      return { kind, routingKey, severityMapping, source, region };
     }
   }
 }

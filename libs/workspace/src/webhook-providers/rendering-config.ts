@@ -13,7 +13,7 @@ export function renderingConfigOf(
       return null;
     case 'slack':
     case 'teams':
-      return { kind: provider.destination, url: '', sources: [] };
+      return { kind: provider.destination, url: '' };
     case 'pagerduty':
       if (!provider.pagerDuty) throw new Error('A PagerDuty provider without its settings');
       return {
@@ -22,7 +22,6 @@ export function renderingConfigOf(
         severityMapping: provider.pagerDuty.severityMapping,
         source: provider.pagerDuty.source,
         region: provider.pagerDuty.region,
-        sources: [],
       };
   }
 }
