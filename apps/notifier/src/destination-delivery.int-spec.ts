@@ -1,3 +1,4 @@
+import { NO_PROVIDER_FILTER } from '@vigil/notification-policy';
 import type { NotificationCommand } from '@vigil/contracts';
 import type { ClaimedDelivery, NewDelivery, WebhookProviderTarget } from '@vigil/control-plane';
 import { DEFAULT_SEVERITY_MAPPING, type DestinationConfig } from '@vigil/destinations';
@@ -43,6 +44,7 @@ function providers(): Map<string, WebhookProviderTarget> {
     name: `Provider ${id}`,
     destination,
     url: 'https://listed.example.com/…',
+    filter: NO_PROVIDER_FILTER,
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     deleted: false,
   });

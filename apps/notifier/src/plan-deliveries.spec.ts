@@ -1,3 +1,4 @@
+import { NO_PROVIDER_FILTER } from '@vigil/notification-policy';
 import type { WebhookProviderTarget } from '@vigil/control-plane';
 import {
   aDigestEntryDecision,
@@ -15,6 +16,7 @@ function provider(id: string, deleted = false): WebhookProviderTarget {
     name: `Provider ${id}`,
     destination: { kind: 'webhook', url: 'https://hooks.example.com' },
     url: 'https://hooks.example.com',
+    filter: NO_PROVIDER_FILTER,
     secret: 'whsec_x',
     deleted,
   };
@@ -40,6 +42,29 @@ describe('planDeliveries', () => {
       delivery: { id: first.id, recipient_name: 'Provider a', channel: 'webhook' },
       notification: { id: decision.notificationId },
     });
+  });
+
+  it("records a notification a provider's filter holds back as skipped, with the reason and the body it would have had", () => {
+    const decision = aWebhookDecision({
+      providerIds: ['all', 'high', 'github'],
+      maxRiskScore: 6.5,
+      sources: ['okta'],
+    });
+    const providers = new Map([
+      ['all', provider('all')],
+      ['high', { ...provider('high'), filter: { ...NO_PROVIDER_FILTER, minRiskScore: 7 } }],
+      ['github', { ...provider('github'), filter: { ...NO_PROVIDER_FILTER, sources: ['github'] } }],
+    ]);
+    const { deliveries } = planDeliveries(commandOf(decision), providers, APP);
+    expect(deliveries.map((d) => [d.target, d.skippedBecause])).toEqual([
+      ['all', undefined],
+      ['high', "Filtered out: risk score 6.5 is below this provider's minimum of 7."],
+      [
+        'github',
+        'Filtered out: the events come from okta, and this provider receives github only.',
+      ],
+    ]);
+    expect(deliveries[1].payload).toMatchObject({ delivery: { id: deliveries[1].id } });
   });
 
   it('derives the same ids from a replayed command', () => {

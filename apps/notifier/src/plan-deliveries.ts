@@ -8,7 +8,7 @@ import {
 } from '@vigil/contracts';
 import type { DigestEntry, NewDelivery, WebhookProviderTarget } from '@vigil/control-plane';
 import { renderStoredBody, type DestinationNotification } from '@vigil/destinations';
-import { idFromParts } from '@vigil/notification-policy';
+import { describeFilterSkip, filterDelivery, idFromParts } from '@vigil/notification-policy';
 
 /** The email payload stored with a delivery: the sender only adds From. */
 export interface EmailPayload extends RenderedEmail {
@@ -138,6 +138,9 @@ function webhookDelivery(
 ): NewDelivery {
   const id = deliveryId(notificationId, 'webhook', provider.id);
   const delivery = { id, recipientName: provider.name };
+  // Held back by the provider's filter: recorded with the reason and the body it would have
+  // had, never sent.
+  const skip = filterDelivery(notification, provider.filter);
   const base = {
     id,
     notificationId,
@@ -145,6 +148,7 @@ function webhookDelivery(
     channel: 'webhook',
     target: provider.id,
     subjectId,
+    ...(skip === null ? {} : { skippedBecause: describeFilterSkip(skip) }),
   } as const;
   if (provider.destination.kind === 'webhook') {
     return {

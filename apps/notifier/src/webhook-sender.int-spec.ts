@@ -1,3 +1,4 @@
+import { NO_PROVIDER_FILTER } from '@vigil/notification-policy';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PUBLIC_TARGETS_ONLY, type ClaimedDelivery } from '@vigil/control-plane';
@@ -38,6 +39,7 @@ function senderFor(url: string, policy = PUBLIC_TARGETS_ONLY) {
       name: 'p',
       destination: { kind: 'webhook', url },
       url,
+      filter: NO_PROVIDER_FILTER,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       deleted: false,
     }),
@@ -164,6 +166,7 @@ describe('WebhookSender during a secret rotation', () => {
           url: `http://127.0.0.1:${receivingPort}/hook`,
         },
         url: `http://127.0.0.1:${receivingPort}/hook`,
+        filter: NO_PROVIDER_FILTER,
         secret: NEW_SECRET,
         previousSecret,
         deleted: false,

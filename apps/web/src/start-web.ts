@@ -247,6 +247,7 @@ export async function startWeb(
       policy: webhookTargets,
       secrets: secrets.box,
       secretOverlapMs: config.secrets.WEBHOOK_SECRET_OVERLAP,
+      knownSources: () => reads.value.listSources(),
     });
     const deliveries = new DeliveryService(sql);
     const audit = new SqlAuditLog(sql);

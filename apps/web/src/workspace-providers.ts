@@ -27,6 +27,7 @@ import {
   PreviewDetectionNotifications,
   ResendDelivery,
   RotateWebhookSecret,
+  ChangeProviderFilter,
   SendTestEvent,
   ShowDetection,
   ShowInvestigation,
@@ -92,6 +93,7 @@ export function workspaceProviders(deps: WebDependencies): Provider[] {
     [FindWebhookProvider, () => new FindWebhookProvider(webhookProviders)],
     [EnrollWebhookProvider, () => new EnrollWebhookProvider(webhookProviders)],
     [RotateWebhookSecret, () => new RotateWebhookSecret(webhookProviders)],
+    [ChangeProviderFilter, () => new ChangeProviderFilter(webhookProviders)],
     [DeleteWebhookProvider, () => new DeleteWebhookProvider(webhookProviders)],
     [ResendDelivery, () => new ResendDelivery(deliveries, webhookProviders)],
     [

@@ -11,6 +11,7 @@ import { migration0010DeadDeliveriesIndex } from './0010_dead_deliveries_index';
 import { migration0011SignInRequests } from './0011_sign_in_requests';
 import { migration0012SealedWebhookSecretsOnly } from './0012_sealed_webhook_secrets_only';
 import { migration0013ProviderDestinations } from './0013_provider_destinations';
+import { migration0014ProviderFilters } from './0014_provider_filters';
 import { type Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -33,4 +34,5 @@ export const controlPlaneMigrations: readonly Migration[] = [
   migration0011SignInRequests,
   migration0012SealedWebhookSecretsOnly,
   migration0013ProviderDestinations,
+  migration0014ProviderFilters,
 ];

@@ -57,6 +57,7 @@ export type {
   DestinationValidation,
 } from './validation/destination-validation';
 export { validateDestinationConfig } from './validation/validate-destination-config';
+export { validateProviderFilter } from './validation/validate-provider-filter';
 export { validateSlackWebhookUrl } from './slack/validate-slack-webhook-url';
 export { validateTeamsWebhookUrl } from './teams/validate-teams-webhook-url';
 export { validatePagerDutyRoutingKey } from './pagerduty/validate-pagerduty-routing-key';

@@ -7,9 +7,9 @@ import {
 import {
   describeFilterSkip,
   filterDelivery,
-  type DeliveryFilter,
+  type ProviderFilter,
   type FilterSkip,
-} from './delivery-filter';
+} from './provider-filter';
 import type { DetectionSnapshot } from './detection-state';
 import { judgeChannels, type ChannelSkip } from './judge-channels';
 import type { NotificationFrequency, NotificationSettings } from './notification-settings';
@@ -19,7 +19,7 @@ export interface DryRunProvider {
   id: string;
   name: string;
   /** Which notifications it receives; absent for every one. */
-  filter?: DeliveryFilter;
+  filter?: ProviderFilter;
 }
 
 /**

@@ -101,11 +101,11 @@ export {
 } from './describe-notification-state';
 export {
   FILTER_SUBJECTS,
-  NO_DELIVERY_FILTER,
+  NO_PROVIDER_FILTER,
   describeFilterSkip,
   filterDelivery,
-  type DeliveryFilter,
+  type ProviderFilter,
   type FilterSkip,
   type FilterSubjects,
   type FilteredNotification,
-} from './delivery-filter';
+} from './provider-filter';

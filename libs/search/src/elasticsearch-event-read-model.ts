@@ -23,6 +23,7 @@ import {
   type EventReadModel,
   type EventSearch,
   type InvestigationReport,
+  SOURCES_LISTED,
 } from './event-read-model';
 import { ReadModelUnavailableError } from './read-model-unavailable-error';
 
@@ -58,6 +59,20 @@ export class ElasticsearchEventReadModel implements EventReadModel {
       items: page.map((hit) => toEventView(hit._source!)),
       next: more ? [Number(last.sort![0]), String(last.sort![1])] : null,
     };
+  }
+
+  async listSources(): Promise<string[]> {
+    const response = await this.guard(() =>
+      this.client.search({
+        index: this.names.alias('events'),
+        size: 0,
+        aggs: {
+          sources: { terms: { field: 'source', size: SOURCES_LISTED, order: { _key: 'asc' } } },
+        },
+      }),
+    );
+    const sources = response.aggregations?.sources as { buckets: { key: string }[] } | undefined;
+    return (sources?.buckets ?? []).map((bucket) => String(bucket.key));
   }
 
   async getDetection(detectionId: string): Promise<DetectionSummary | null> {

@@ -108,4 +108,12 @@ export interface EventReadModel {
    * indexer has seen one. It lags the processor by the indexer's delay (seconds).
    */
   getDetectionState(detectionId: string): Promise<RecordedDetectionState | null>;
+  /**
+   * The sources (connected systems, e.g. `okta`) events have come from, in alphabetical order,
+   * at most SOURCES_LISTED: what a provider's filter may name.
+   */
+  listSources(): Promise<string[]>;
 }
+
+/** More sources than any deployment connects; a filter names a few of them. */
+export const SOURCES_LISTED = 1000;

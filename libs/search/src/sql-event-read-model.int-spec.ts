@@ -139,6 +139,13 @@ describe.each(backends)('SqlEventReadModel on %s, against Elasticsearch', (_name
     }
   });
 
+  it('lists the same sources, in the same order', async () => {
+    const sources = await model.listSources();
+    expect(sources.length).toBeGreaterThan(1);
+    expect(sources).toEqual([...new Set(events.map((e) => e.source))].sort());
+    expect(sources).toEqual(await reference.listSources());
+  });
+
   it('lists detections in the same order, pages and cursors', async () => {
     for (const limit of [1, 3, 10]) {
       let cursor: string | undefined;

@@ -20,6 +20,7 @@ import {
   type EventReadModel,
   type EventSearch,
   type InvestigationReport,
+  SOURCES_LISTED,
 } from './event-read-model';
 import { ReadModelUnavailableError } from './read-model-unavailable-error';
 
@@ -85,6 +86,14 @@ export class SqlEventReadModel implements EventReadModel {
       items: page.map(toView),
       next: rows.length > search.limit ? [new Date(last.happened).getTime(), last.id] : null,
     };
+  }
+
+  async listSources(): Promise<string[]> {
+    const { rows } = await this.run<{ source: string }>(
+      `SELECT DISTINCT source FROM read_model_events ORDER BY source LIMIT ${SOURCES_LISTED}`,
+      [],
+    );
+    return rows.map((row) => row.source);
   }
 
   async getDetection(detectionId: string): Promise<DetectionSummary | null> {

@@ -99,6 +99,10 @@ export {
   RotateWebhookSecret,
   type RotateWebhookSecretCommand,
 } from './rotate-webhook-secret/rotate-webhook-secret';
+export {
+  ChangeProviderFilter,
+  type ChangeProviderFilterCommand,
+} from './change-provider-filter/change-provider-filter';
 export { DeleteWebhookProvider } from './delete-webhook-provider/delete-webhook-provider';
 export {
   ListWebhookProviders,

@@ -21,6 +21,7 @@ const LABELS: Partial<Readonly<Record<AuditAction, string>>> = {
   'settings.detection_changed': 'Detection notification settings changed',
   'provider.enrolled': 'Webhook provider enrolled',
   'provider.secret_rotated': 'Signing secret rotated',
+  'provider.filter_changed': 'Provider filter changed',
   'provider.deleted': 'Webhook provider deleted',
   'provider.test_sent': 'Test event sent',
   'delivery.resent': 'Delivery resent',

@@ -6,6 +6,7 @@ const DELIVERY_STATUS_LABELS: Readonly<Record<DeliveryStatus, string>> = {
   delivering: 'Sending',
   delivered: 'Delivered',
   dead: 'Dead',
+  skipped: 'Skipped',
 };
 
 export function deliveryStatusBadge(status: DeliveryStatus): SafeHtml {

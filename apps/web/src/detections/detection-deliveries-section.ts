@@ -2,6 +2,7 @@ import { type DeliveryAttempt, type DeliveryView } from '@vigil/control-plane';
 import { html, type SafeHtml } from '@vigil/http';
 import { DETECTION_DELIVERIES_SHOWN, type DetectionDeliveryRow } from '@vigil/workspace';
 import { deliveryStatusBadge } from '../deliveries/delivery-status-badge';
+import { skippedBecause } from '../deliveries/skipped-because';
 import { resendDeliveryForm } from '../deliveries/resend-delivery-form';
 import { dataTable } from '../views/data-table';
 import { cardNotice } from '../views/notice';
@@ -27,7 +28,7 @@ function statusCell(delivery: DeliveryView, now: number): SafeHtml {
     html`<span class="cell-sub"
       >${next.getTime() <= now ? 'Due now' : html`Next attempt ${tableDate(next)}`}</span
     >`
-  }`;
+  }${skippedBecause(delivery)}`;
 }
 
 function targetCell(row: DetectionDeliveryRow): SafeHtml {

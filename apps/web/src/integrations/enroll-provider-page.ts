@@ -8,6 +8,7 @@ import { formField, textField } from '../views/form-field';
 import { appPage, pageHeader } from '../views/layout';
 import { radioGroup } from '../views/radio-group';
 import { INTEGRATIONS_BREADCRUMB, INTEGRATIONS_PATH } from './integrations-list-page';
+import { EMPTY_FILTER_FORM, FILTER_FIELD_ANCHORS, filterFields } from './provider-filter-form';
 import {
   DESTINATION_CHOICES,
   EMPTY_PROVIDER_FORM,
@@ -28,6 +29,7 @@ const FIELD_ANCHORS: readonly [keyof ProviderFormErrors, string][] = [
   ['source', '#source'],
   ['severityBands', '#severityBands'],
   ['severityUnscored', '#severityUnscored'],
+  ...FILTER_FIELD_ANCHORS,
 ];
 
 /**
@@ -190,6 +192,16 @@ ${v.severityBands}</textarea>`,
                 </select>`,
             )}
           </div>
+        </section>
+        <section class="card" aria-labelledby="filter-heading">
+          <div class="card-header">
+            <h2 id="filter-heading">Filter</h2>
+            <p>
+              Which notifications this provider receives. A notification it does not receive is
+              listed among its deliveries as skipped, with the reason.
+            </p>
+          </div>
+          <div class="card-body">${filterFields({ ...EMPTY_FILTER_FORM, ...values }, e)}</div>
         </section>
         <div class="form-actions">
           <button class="button button-primary" type="submit">Enroll provider</button>

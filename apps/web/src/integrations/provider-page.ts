@@ -8,6 +8,7 @@ import { html, type SafeHtml } from '@vigil/http';
 import { type WebhookProviderOverview } from '@vigil/workspace';
 import { deliveryStatusBadge } from '../deliveries/delivery-status-badge';
 import { resendDeliveryForm } from '../deliveries/resend-delivery-form';
+import { skippedBecause } from '../deliveries/skipped-because';
 import { type Viewer } from '../security/signed-in-session.decorator';
 import { csrfField } from '../views/csrf-field';
 import { dataTable } from '../views/data-table';
@@ -17,6 +18,7 @@ import { appPage, pageHeader } from '../views/layout';
 import { notice } from '../views/notice';
 import { tableDate } from '../views/table-date';
 import { deliveryWhat } from './delivery-what';
+import { describeFilter } from './provider-filter-form';
 import { INTEGRATIONS_BREADCRUMB, INTEGRATIONS_PATH, providerPath } from './integrations-list-page';
 import { destinationLabel, kindLabel } from './webhook-provider-form';
 
@@ -62,7 +64,7 @@ function deliveryRow(row: DeliveryWithAttempts, viewer: Viewer, path: string): S
         delivery.status === 'pending' &&
         delivery.nextAttemptAt !== null &&
         html`<span class="cell-sub">Next attempt ${formatDate(delivery.nextAttemptAt)}</span>`
-      }
+      }${skippedBecause(delivery)}
     </td>
     <td class="cell-name">
       ${deliveryWhat(delivery)}<span class="cell-sub mono">${delivery.id}</span>
@@ -106,6 +108,8 @@ export function providerPage(
             <dd>${kindLabel(provider.kind)}</dd>
             <dt>Sends</dt>
             <dd>${destinationLabel(provider.destination)}</dd>
+            <dt>Receives</dt>
+            <dd>${describeFilter(provider.filter)}</dd>
             ${provider.pagerDuty && pagerDutyDetails(provider.pagerDuty)}
             <dt>Enrolled</dt>
             <dd>${formatDate(provider.createdAt)}</dd>
@@ -128,6 +132,7 @@ export function providerPage(
               provider.destination === 'webhook' &&
               html`<a class="button" href="${path}/rotate">Rotate secret</a>`
             }
+            <a class="button" href="${path}/filter">Edit filter</a>
             <a
               class="button button-subtle-danger"
               href="${path}/delete"
@@ -142,7 +147,8 @@ export function providerPage(
           <h2 id="deliveries-heading">Recent deliveries</h2>
           <p>
             The newest first, with every attempt. The notifier sends pending deliveries; while it is
-            not running they stay Pending. A Dead delivery used up its retries and can be resent.
+            not running they stay Pending. A Dead delivery used up its retries and can be resent; a
+            Skipped one was held back by the provider’s filter.
           </p>
         </div>
         ${

@@ -1,6 +1,9 @@
 import { WebhookProviderError } from '@vigil/control-plane';
 import { checkProviderForm, parseSeverityBands, providerErrorOf } from './webhook-provider-form';
 
+/** The filter of a form whose filter fields were left as they are: every notification. */
+const EVERYTHING = { subjects: 'all', minRiskScore: '', sources: [] };
+
 describe('the webhook provider form', () => {
   it('turns a complete form into an enrollment, trimmed', () => {
     expect(
@@ -11,7 +14,12 @@ describe('the webhook provider form', () => {
       }),
     ).toEqual({
       ok: true,
-      command: { name: 'SOAR', kind: 'automation', url: 'https://hooks.example.com/x' },
+      command: {
+        name: 'SOAR',
+        kind: 'automation',
+        url: 'https://hooks.example.com/x',
+        filter: EVERYTHING,
+      },
     });
   });
 
@@ -63,6 +71,7 @@ describe('the webhook provider form', () => {
         kind: 'custom',
         url: 'https://hooks.slack.com/services/T/B/x',
         destination: { kind: 'slack' },
+        filter: EVERYTHING,
       },
     });
     expect(
@@ -96,6 +105,7 @@ describe('the webhook provider form', () => {
             unscored: 'error',
           },
         },
+        filter: EVERYTHING,
       },
     });
   });
@@ -147,6 +157,43 @@ describe('the webhook provider form', () => {
       severityBands: 'Line 2: the “from” score must be 4. Line 3: the “to” score must be 10.',
       severityUnscored: 'The severity of unscored notifications must be one of info, warning.',
       destination: 'The destination must be one of webhook, slack.',
+    });
+  });
+
+  it('turns the filter fields into the filter the provider rules check, sources split at commas', () => {
+    const checked = checkProviderForm({
+      name: 'SOC',
+      kind: 'custom',
+      url: 'https://soar.example.com/hook',
+      filterSubjects: 'detections',
+      filterMinRiskScore: ' 7.5 ',
+      filterSources: 'okta, GitHub ,\n aws,',
+    });
+    expect(checked).toMatchObject({
+      ok: true,
+      command: {
+        filter: {
+          subjects: 'detections',
+          minRiskScore: ' 7.5 ',
+          sources: ['okta', 'GitHub', 'aws'],
+        },
+      },
+    });
+  });
+
+  it('puts refused filter fields on their own fields', () => {
+    const refused = new WebhookProviderError('invalid_request', 'x', 'filter.minRiskScore', [
+      {
+        field: 'filter.minRiskScore',
+        message: 'must be a number of at least 0, or empty for every score',
+      },
+      { field: 'filter.sources[0]', message: '"splunk" is not a known source (known: okta)' },
+      { field: 'filter.sources[2]', message: '"aws" is not a known source (known: okta)' },
+    ]);
+    expect(providerErrorOf(refused)).toEqual({
+      filterMinRiskScore: 'The minimum must be a number of at least 0, or empty for every score.',
+      filterSources:
+        '"splunk" is not a known source (known: okta). "aws" is not a known source (known: okta).',
     });
   });
 });

@@ -12,6 +12,14 @@ import {
   type WebhookProviderError,
   type WebhookProviderKind,
 } from '@vigil/control-plane';
+import {
+  EMPTY_FILTER_FORM,
+  filterErrorsOf,
+  filterInputOf,
+  readFilterForm,
+  type FilterFormErrors,
+  type FilterFormValues,
+} from './provider-filter-form';
 
 export const KIND_CHOICES: readonly {
   key: WebhookProviderKind;
@@ -78,7 +86,7 @@ export function severityBandsText(bands: readonly SeverityBand[]): string {
 }
 
 /** The enrollment form as typed: re-rendered unchanged when refused. */
-export interface ProviderFormValues {
+export interface ProviderFormValues extends Partial<FilterFormValues> {
   readonly name: string;
   readonly kind: string;
   readonly url: string;
@@ -91,7 +99,7 @@ export interface ProviderFormValues {
   readonly severityUnscored?: string;
 }
 
-export interface ProviderFormErrors {
+export interface ProviderFormErrors extends FilterFormErrors {
   name?: string;
   kind?: string;
   url?: string;
@@ -113,6 +121,7 @@ export const EMPTY_PROVIDER_FORM: ProviderFormValues = {
   source: '',
   severityBands: severityBandsText(DEFAULT_SEVERITY_MAPPING.bands),
   severityUnscored: DEFAULT_SEVERITY_MAPPING.unscored,
+  ...EMPTY_FILTER_FORM,
 };
 
 function text(value: unknown): string {
@@ -130,6 +139,7 @@ export function readProviderForm(body: Record<string, unknown>): ProviderFormVal
     source: text(body.source),
     severityBands: text(body.severityBands),
     severityUnscored: text(body.severityUnscored),
+    ...readFilterForm(body),
   };
 }
 
@@ -226,6 +236,7 @@ export function checkProviderForm(
       kind: values.kind,
       url: destination === 'pagerduty' ? '' : url,
       ...(details && { destination: details }),
+      filter: filterInputOf({ ...EMPTY_FILTER_FORM, ...values }),
     },
   };
 }
@@ -263,8 +274,9 @@ function destinationFieldError(field: string, message: string): [keyof ProviderF
 /** A refusal of the provider rules, next to the field it concerns. */
 export function providerErrorOf(error: WebhookProviderError): ProviderFormErrors {
   if (error.fieldErrors.length > 0) {
-    const errors: ProviderFormErrors = {};
+    const errors: ProviderFormErrors = filterErrorsOf(error);
     for (const { field, message } of error.fieldErrors) {
+      if (field.startsWith('filter.')) continue;
       const [key, text] = destinationFieldError(field, message);
       // Several messages on one field (two band lines): shown together.
       errors[key] = errors[key] === undefined ? text : `${errors[key]} ${text}`;

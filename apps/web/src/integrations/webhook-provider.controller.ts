@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { type AuditContext } from '@vigil/control-plane';
+import { WebhookProviderError, type AuditContext } from '@vigil/control-plane';
 import {
+  ChangeProviderFilter,
   DeleteWebhookProvider,
   FindWebhookProvider,
   ResendDelivery,
@@ -8,6 +9,7 @@ import {
   SendTestEvent,
   ShowWebhookProvider,
 } from '@vigil/workspace';
+import { httpStatusOf } from '../responses/domain-error-status';
 import { page, redirect, type WebResult } from '../responses/web-result';
 import { AdminActionGuard } from '../security/admin-action.guard';
 import { AuditedBy } from '../security/audit-context.decorator';
@@ -15,6 +17,14 @@ import { SignedInGuard } from '../security/signed-in.guard';
 import { SignedInSession, type Viewer } from '../security/signed-in-session.decorator';
 import { confirmProviderPage } from './confirm-provider-page';
 import { INTEGRATIONS_PATH, providerPath } from './integrations-list-page';
+import {
+  filterErrorsOf,
+  filterFormValuesOf,
+  filterInputOf,
+  isFilterRefusal,
+  readFilterForm,
+} from './provider-filter-form';
+import { providerFilterPage } from './provider-filter-page';
 import { providerPage } from './provider-page';
 import { providerSecretPage } from './provider-secret-page';
 import { SECRET_OVERLAP_MS } from './secret-overlap';
@@ -23,6 +33,7 @@ const NOTICES: Readonly<Record<string, string>> = {
   enrolled: 'Provider enrolled. Send a test event to check that its messages arrive.',
   'test-sent': 'Test event queued. Its delivery and every attempt are listed below.',
   resent: 'Delivery queued again with a fresh retry schedule.',
+  'filter-changed': 'Filter saved. Notifications decided from now on follow it.',
 };
 
 /**
@@ -39,6 +50,7 @@ export class WebhookProviderController {
     @Inject(RotateWebhookSecret) private readonly rotateSecret: RotateWebhookSecret,
     @Inject(DeleteWebhookProvider) private readonly deleteProvider: DeleteWebhookProvider,
     @Inject(ResendDelivery) private readonly resendDelivery: ResendDelivery,
+    @Inject(ChangeProviderFilter) private readonly changeFilter: ChangeProviderFilter,
     @Inject(SECRET_OVERLAP_MS) private readonly overlapMs: number,
   ) {}
 
@@ -84,6 +96,33 @@ export class WebhookProviderController {
       audit,
     );
     return page(providerSecretPage(viewer, provider, secret, 'rotated'));
+  }
+
+  @Get('filter')
+  @UseGuards(new AdminActionGuard('change provider filters'))
+  async editFilter(@SignedInSession() viewer: Viewer, @Param('id') id: string): Promise<WebResult> {
+    const provider = await this.findProvider.execute({ providerId: id });
+    return page(providerFilterPage(viewer, provider, filterFormValuesOf(provider.filter)));
+  }
+
+  @Post('filter')
+  @UseGuards(new AdminActionGuard('change provider filters'))
+  async saveFilter(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
+    const values = readFilterForm(body);
+    try {
+      await this.changeFilter.execute({ providerId: id, filter: filterInputOf(values) }, audit);
+      return redirect(`${providerPath({ id })}?notice=filter-changed`);
+    } catch (error) {
+      if (!(error instanceof WebhookProviderError) || !isFilterRefusal(error)) throw error;
+      const provider = await this.findProvider.execute({ providerId: id });
+      const errors = filterErrorsOf(error);
+      return page(providerFilterPage(viewer, provider, values, errors), httpStatusOf(error));
+    }
   }
 
   @Get('delete')

@@ -59,7 +59,7 @@ export function textField(
     readonly type?: 'text' | 'email' | 'password';
     /** `off` unless told: what is typed here is rarely what a browser remembers. */
     readonly autocomplete?: string;
-    readonly inputmode?: 'numeric' | 'url';
+    readonly inputmode?: 'numeric' | 'decimal' | 'url';
     readonly maxlength?: number;
     readonly placeholder?: string;
     readonly required?: boolean;

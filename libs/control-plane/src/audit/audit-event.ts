@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'settings.detection_changed',
   'provider.enrolled',
   'provider.secret_rotated',
+  'provider.filter_changed',
   'provider.deleted',
   'delivery.resent',
   'provider.test_sent',

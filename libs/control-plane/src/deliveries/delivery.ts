@@ -2,7 +2,7 @@ export type DeliveryChannel = 'webhook' | 'email';
 
 /** How long a claimed delivery of each channel stays leased before another worker may send it. */
 export type LeaseDurations = Record<DeliveryChannel, number>;
-export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead';
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead' | 'skipped';
 export type DeliveryKind = 'detection' | 'investigation' | 'digest';
 
 /** A delivery to create: its payload is already rendered (render apart from send). */
@@ -19,6 +19,11 @@ export interface NewDelivery {
   payload: unknown;
   /** The payload already serialized (a destination's rendered body): stored as it is. */
   payloadJson?: string;
+  /**
+   * Set when the target's filter holds the notification back: the delivery is recorded as
+   * `skipped` with this reason and never sent.
+   */
+  skippedBecause?: string;
 }
 
 /** A delivery a worker has leased for one attempt. */

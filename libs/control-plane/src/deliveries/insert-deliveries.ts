@@ -21,11 +21,18 @@ export async function insertDeliveries(
       d.target,
       d.subjectId,
       d.payloadJson ?? JSON.stringify(d.payload),
+      d.skippedBecause ?? null,
     ]);
+    // A skipped delivery is never due: no next attempt, its reason where an error would be.
     const { rowCount } = await tx.query(
       `INSERT INTO deliveries
-         (id, notification_id, kind, channel, target, subject_id, payload)
-       VALUES ${valuesList(chunk.length, 7, ['::uuid', '', '', '', '', '', '::json'])}
+         (id, notification_id, kind, channel, target, subject_id, payload, status, last_error,
+          next_attempt_at)
+       SELECT id, notification_id, kind, channel, target, subject_id, payload,
+              CASE WHEN reason IS NULL THEN 'pending' ELSE 'skipped' END, reason,
+              CASE WHEN reason IS NULL THEN now() END
+       FROM (VALUES ${valuesList(chunk.length, 8, ['::uuid', '', '', '', '', '', '::json', '::text'])})
+         AS v (id, notification_id, kind, channel, target, subject_id, payload, reason)
        ON CONFLICT (notification_id, channel, target) DO NOTHING`,
       params,
     );

@@ -1,5 +1,6 @@
 import { type SqlExecutor } from '../sql/sql-client';
 import type { DestinationKind } from '@vigil/destinations';
+import type { ProviderFilter, FilterSubjects } from '@vigil/notification-policy';
 import {
   type PagerDutyDestinationView,
   type WebhookProviderKind,
@@ -14,6 +15,9 @@ interface ProviderRow {
   destination_kind: DestinationKind;
   destination_options: Record<string, unknown>;
   destination_credential?: string | null;
+  filter_subjects: FilterSubjects;
+  filter_min_risk_score: number | null;
+  filter_sources: string[];
   secret?: string;
   previous_secret?: string | null;
   previous_secret_expires_at: Date | null;
@@ -32,19 +36,30 @@ export interface StoredProviderSecrets {
   destinationOptions: Record<string, unknown>;
   /** The Slack or Teams URL or the PagerDuty routing key, as stored; null for webhooks. */
   destinationCredential: string | null;
+  filter: ProviderFilter;
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   deleted: boolean;
 }
 
+const FILTER_COLUMNS = 'filter_subjects, filter_min_risk_score, filter_sources';
 const VIEW_COLUMNS =
   'id, name, kind, url, destination_kind, destination_options, created_at, rotated_at, ' +
-  'previous_secret_expires_at';
+  `previous_secret_expires_at, ${FILTER_COLUMNS}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+function filterOf(row: ProviderRow): ProviderFilter {
+  return {
+    subjects: row.filter_subjects,
+    // double precision comes back as a number from pg and PGlite alike.
+    minRiskScore: row.filter_min_risk_score === null ? null : Number(row.filter_min_risk_score),
+    sources: row.filter_sources,
+  };
 }
 
 /** The view at `now`: the previous secret's end shows only while it still signs. */
@@ -60,6 +75,7 @@ function toView(row: ProviderRow, now: Date): WebhookProviderView {
     ...(row.destination_kind === 'pagerduty'
       ? { pagerDuty: row.destination_options as unknown as PagerDutyDestinationView }
       : {}),
+    filter: filterOf(row),
     createdAt: new Date(row.created_at),
     rotatedAt: row.rotated_at === null ? null : new Date(row.rotated_at),
     ...(previousUntil !== null && previousUntil > now
@@ -84,14 +100,16 @@ export class SqlWebhookProviderStore {
     destinationOptions: Record<string, unknown>;
     /** Sealed by the caller; null for webhooks. */
     destinationCredential: string | null;
+    filter: ProviderFilter;
     secret: string;
     createdAt: Date;
   }): Promise<WebhookProviderView> {
     const { rows } = await this.sql.query<ProviderRow>(
       `INSERT INTO webhook_providers
          (id, name, kind, url, destination_kind, destination_options, destination_credential,
-          secret, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9) RETURNING ${VIEW_COLUMNS}`,
+          secret, created_at, filter_subjects, filter_min_risk_score, filter_sources)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12::text[])
+       RETURNING ${VIEW_COLUMNS}`,
       [
         provider.id,
         provider.name,
@@ -102,9 +120,38 @@ export class SqlWebhookProviderStore {
         provider.destinationCredential,
         provider.secret,
         provider.createdAt,
+        provider.filter.subjects,
+        provider.filter.minRiskScore,
+        provider.filter.sources,
       ],
     );
     return toView(rows[0], provider.createdAt);
+  }
+
+  /** Replaces a live provider's filter; null when there is no such provider. */
+  async setFilter(
+    id: string,
+    filter: ProviderFilter,
+    at: Date,
+  ): Promise<WebhookProviderView | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.sql.query<ProviderRow>(
+      `UPDATE webhook_providers
+       SET filter_subjects = $2, filter_min_risk_score = $3, filter_sources = $4::text[]
+       WHERE id = $1 AND deleted_at IS NULL RETURNING ${VIEW_COLUMNS}`,
+      [id, filter.subjects, filter.minRiskScore, filter.sources],
+    );
+    return rows.length === 0 ? null : toView(rows[0], at);
+  }
+
+  /** A live provider as listed; null when there is none with this id. */
+  async findLive(id: string, now: Date): Promise<WebhookProviderView | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.sql.query<ProviderRow>(
+      `SELECT ${VIEW_COLUMNS} FROM webhook_providers WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
+    return rows.length === 0 ? null : toView(rows[0], now);
   }
 
   async listLive(now: Date): Promise<WebhookProviderView[]> {
@@ -155,7 +202,7 @@ export class SqlWebhookProviderStore {
     const { rows } = await this.sql.query<ProviderRow>(
       `SELECT id, name, kind, url, destination_kind, destination_options, destination_credential,
               secret, previous_secret, previous_secret_expires_at, created_at, rotated_at,
-              deleted_at
+              deleted_at, ${FILTER_COLUMNS}
        FROM webhook_providers WHERE id = ANY($1::uuid[])`,
       [valid],
     );
@@ -166,6 +213,7 @@ export class SqlWebhookProviderStore {
       destinationKind: row.destination_kind,
       destinationOptions: row.destination_options,
       destinationCredential: row.destination_credential ?? null,
+      filter: filterOf(row),
       secret: row.secret ?? '',
       previousSecret: row.previous_secret ?? null,
       previousSecretExpiresAt:

@@ -31,6 +31,7 @@ describe('WebhookProviderService on PostgreSQL', () => {
       kind: 'automation',
       destination: 'webhook',
       url: 'http://127.0.0.1:9/hook',
+      filter: { subjects: 'all', minRiskScore: null, sources: [] },
       createdAt: expect.any(Date),
       rotatedAt: null,
     });

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_DESTINATION_KIND,
   destinationUrl,
+  validateProviderFilter,
   validateDestinationConfig,
   type DestinationConfig,
   type DestinationKind,
 } from '@vigil/destinations';
+import type { ProviderFilter } from '@vigil/notification-policy';
 import { type AuditContext, type NewAuditEvent } from '../audit/audit-event';
 import { SqlAuditLog } from '../audit/sql-audit-log';
 import { sealingContext } from '../secrets/sealed-columns';
@@ -48,6 +50,11 @@ export interface WebhookProviderServiceOptions {
   readonly secrets?: SecretBox;
   /** How long a rotated-out secret keeps signing (WEBHOOK_SECRET_OVERLAP); default 24 h. */
   readonly secretOverlapMs?: number;
+  /**
+   * The sources events have come from, which a provider's filter may name (the read model's);
+   * without it, a filter can name no source.
+   */
+  readonly knownSources?: () => Promise<readonly string[]>;
 }
 
 export const DEFAULT_SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -68,6 +75,7 @@ export class WebhookProviderService {
   private readonly checkTarget: (url: string, policy: WebhookTargetPolicy) => Promise<unknown>;
   private readonly secrets: SecretBox | undefined;
   private readonly secretOverlapMs: number;
+  private readonly knownSources: () => Promise<readonly string[]>;
 
   constructor(
     private readonly sql: SqlClient,
@@ -80,6 +88,7 @@ export class WebhookProviderService {
     this.checkTarget = options.checkTarget ?? ((url, policy) => assertWebhookTarget(url, policy));
     this.secrets = options.secrets;
     this.secretOverlapMs = options.secretOverlapMs ?? DEFAULT_SECRET_OVERLAP_MS;
+    this.knownSources = options.knownSources ?? (async () => []);
   }
 
   async enroll(
@@ -102,6 +111,7 @@ export class WebhookProviderService {
       );
     }
     const destination = await this.destinationOf(command);
+    const filter = await this.filterOf(command.filter);
     const secret = generateWebhookSecret();
     const id = randomUUID();
     const provider = await this.withAudit<WebhookProviderView>(audit, async (store) => {
@@ -114,6 +124,7 @@ export class WebhookProviderService {
         destinationOptions: destination.options,
         destinationCredential:
           destination.credential === null ? null : this.seal(destination.credential, id),
+        filter,
         secret: this.seal(secret, id),
         createdAt: this.clock(),
       });
@@ -127,6 +138,7 @@ export class WebhookProviderService {
             kind: command.kind,
             destination: destination.kind,
             url: destination.url,
+            filter,
           },
         },
       };
@@ -180,6 +192,33 @@ export class WebhookProviderService {
     return { provider, secret };
   }
 
+  /**
+   * Replaces which notifications a provider receives. Notifications decided from now on are
+   * judged by the new filter; deliveries already recorded stay as they are.
+   */
+  async setFilter(
+    id: string,
+    input: Record<string, unknown>,
+    audit?: AuditContext,
+  ): Promise<WebhookProviderView> {
+    const filter = await this.filterOf(input);
+    const at = this.clock();
+    const provider = await this.withAudit(audit, async (store) => {
+      const before = await store.findLive(id, at);
+      return {
+        result: before === null ? null : await store.setFilter(id, filter, at),
+        event: {
+          action: 'provider.filter_changed',
+          target: { type: 'webhook_provider', id },
+          details: { before: before?.filter ?? null, after: filter },
+        },
+      };
+    });
+    if (!provider) throw new WebhookProviderError('not_found', `No webhook provider with id ${id}`);
+    this.logger.info({ providerId: id, filter }, 'webhook provider filter changed');
+    return provider;
+  }
+
   /** Deletes a provider: pending deliveries to it stop, and it can no longer be selected. */
   async delete(id: string, audit?: AuditContext): Promise<void> {
     const deleted = await this.withAudit(audit, async (store) => ({
@@ -204,6 +243,7 @@ export class WebhookProviderService {
           name: row.name,
           destination: this.openDestination(row),
           url: row.url,
+          filter: row.filter,
           secret: this.open(row.secret, row.id),
           deleted: row.deleted,
         };
@@ -217,6 +257,16 @@ export class WebhookProviderService {
         return [row.id, target];
       }),
     );
+  }
+
+  /** A filter as entered, checked field by field; its fields are reported as `filter.<name>`. */
+  private async filterOf(input: unknown): Promise<ProviderFilter> {
+    const names = (input as { sources?: unknown } | null | undefined)?.sources;
+    const known = Array.isArray(names) && names.length > 0 ? await this.knownSources() : [];
+    const checked = validateProviderFilter(input, known);
+    if (checked.ok) return checked.value;
+    const errors = checked.errors.map((error) => ({ ...error, field: `filter.${error.field}` }));
+    throw new WebhookProviderError('invalid_request', errors[0].message, errors[0].field, errors);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { DestinationConfig, DestinationKind, PagerDutyRegion } from '@vigil/destinations';
+import type { ProviderFilter } from '@vigil/notification-policy';
 
 export const WEBHOOK_PROVIDER_KINDS = ['automation', 'custom'] as const;
 export type WebhookProviderKind = (typeof WEBHOOK_PROVIDER_KINDS)[number];
@@ -19,6 +20,8 @@ export interface WebhookProviderView {
   url: string;
   /** PagerDuty's settings (none of them secret); absent for other kinds. */
   pagerDuty?: PagerDutyDestinationView;
+  /** Which notifications it receives; the others are recorded as skipped deliveries. */
+  filter: ProviderFilter;
   createdAt: Date;
   rotatedAt: Date | null;
   /**
@@ -43,6 +46,8 @@ export interface WebhookProviderTarget {
   /** What the provider receives, its credential opened; `url` for `webhook` destinations. */
   destination: DestinationConfig;
   url: string;
+  /** Which notifications it receives; the others are recorded as skipped deliveries. */
+  filter: ProviderFilter;
   secret: string;
   /** The replaced secret while it still signs (rotation overlap); requests carry both signatures. */
   previousSecret?: string;
@@ -59,6 +64,17 @@ export interface EnrollWebhookProviderCommand {
    * validateDestinationConfig (`routingKey`, `severityMapping`, `source`, `region` for PagerDuty).
    */
   destination?: Record<string, unknown>;
+  /**
+   * Which notifications it receives, as entered (validateProviderFilter: `subjects`,
+   * `minRiskScore`, `sources`); every notification when absent.
+   */
+  filter?: Record<string, unknown>;
+}
+
+/** What enrollment and filter changes check against that only the caller can know. */
+export interface ProviderFilterRules {
+  /** The sources events have come from: a filter may name only these. */
+  knownSources: readonly string[];
 }
 
 export interface RotateWebhookSecretOptions {

@@ -23,4 +23,9 @@ export interface WebhookProviders {
     audit: AuditContext,
   ): Promise<WebhookProviderWithSecret>;
   delete(id: string, audit: AuditContext): Promise<void>;
+  setFilter(
+    id: string,
+    filter: Record<string, unknown>,
+    audit: AuditContext,
+  ): Promise<WebhookProviderView>;
 }

@@ -127,7 +127,7 @@ export class PreviewDetectionNotifications {
     const dryRun = dryRunDetection(
       recorded.snapshot,
       effective.settings,
-      providers.map(({ id, name }) => ({ id, name })),
+      providers.map(({ id, name, filter }) => ({ id, name, filter })),
       now,
     );
     return {

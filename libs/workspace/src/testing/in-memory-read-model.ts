@@ -71,6 +71,10 @@ export class InMemoryReadModel implements EventReadModel {
     return this.detections.get(detectionId) ?? null;
   }
 
+  async listSources(): Promise<string[]> {
+    return [...new Set(this.events.map((e) => e.source))].sort();
+  }
+
   async detectionExists(detectionId: string): Promise<boolean> {
     return this.detections.has(detectionId);
   }

@@ -1,3 +1,4 @@
+import { NO_PROVIDER_FILTER, type ProviderFilter } from '@vigil/notification-policy';
 import {
   WebhookProviderError,
   type AuditContext,
@@ -25,6 +26,7 @@ export class InMemoryWebhookProviders implements WebhookProviders {
       kind: 'custom',
       destination: 'webhook',
       url: `https://hooks.example.com/${id}`,
+      filter: NO_PROVIDER_FILTER,
       createdAt: new Date(0),
       rotatedAt: null,
     };
@@ -63,6 +65,28 @@ export class InMemoryWebhookProviders implements WebhookProviders {
       overlapMs: options.overlapMs,
     });
     return { provider: { ...provider, rotatedAt: new Date(1) }, secret: this.nextSecret() };
+  }
+
+  /** Takes the filter as given, a score typed as text read as a number; checks nothing else. */
+  async setFilter(
+    id: string,
+    filter: Record<string, unknown>,
+    audit: AuditContext,
+  ): Promise<WebhookProviderView> {
+    const at = this.providers.findIndex((p) => p.id === id);
+    if (at < 0) throw new WebhookProviderError('not_found', 'No such provider');
+    const score = filter.minRiskScore;
+    const changed: WebhookProviderView = {
+      ...this.providers[at],
+      filter: {
+        subjects: (filter.subjects as ProviderFilter['subjects'] | undefined) ?? 'all',
+        minRiskScore: score === undefined || score === '' ? null : Number(score),
+        sources: (filter.sources as string[] | undefined) ?? [],
+      },
+    };
+    this.providers[at] = changed;
+    this.audited.push({ action: 'provider.filter_changed', id, audit });
+    return changed;
   }
 
   async delete(id: string, audit: AuditContext): Promise<void> {

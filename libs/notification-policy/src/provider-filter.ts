@@ -6,7 +6,7 @@ export type FilterSubjects = (typeof FILTER_SUBJECTS)[number];
  * Which notifications one provider receives. A notification it does not let through is
  * recorded as a skipped delivery with the reason (filterDelivery), never dropped silently.
  */
-export interface DeliveryFilter {
+export interface ProviderFilter {
   subjects: FilterSubjects;
   /** The lowest risk score it is told about; a notification without a score is below any. */
   minRiskScore: number | null;
@@ -15,7 +15,7 @@ export interface DeliveryFilter {
 }
 
 /** Every notification passes: the filter of a provider that has none. */
-export const NO_DELIVERY_FILTER: DeliveryFilter = {
+export const NO_PROVIDER_FILTER: ProviderFilter = {
   subjects: 'all',
   minRiskScore: null,
   sources: [],
@@ -45,7 +45,7 @@ export type FilterSkip =
  */
 export function filterDelivery(
   notification: FilteredNotification,
-  filter: DeliveryFilter,
+  filter: ProviderFilter,
 ): FilterSkip | null {
   const wantedSubject = notification.subject === 'detection' ? 'detections' : 'investigations';
   if (filter.subjects !== 'all' && filter.subjects !== wantedSubject) {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import {
-  NO_DELIVERY_FILTER,
+  NO_PROVIDER_FILTER,
   describeFilterSkip,
   filterDelivery,
-  type DeliveryFilter,
+  type ProviderFilter,
   type FilteredNotification,
-} from './delivery-filter';
+} from './provider-filter';
 
 const detection = (
   maxRiskScore: number | null,
@@ -15,15 +15,15 @@ const investigation = (riskScore: number | null): FilteredNotification => ({
   subject: 'investigation',
   riskScore,
 });
-const filter = (overrides: Partial<DeliveryFilter>): DeliveryFilter => ({
-  ...NO_DELIVERY_FILTER,
+const filter = (overrides: Partial<ProviderFilter>): ProviderFilter => ({
+  ...NO_PROVIDER_FILTER,
   ...overrides,
 });
 
 describe('filterDelivery', () => {
   it('lets everything through when the provider has no filter', () => {
-    expect(filterDelivery(detection(null, []), NO_DELIVERY_FILTER)).toBeNull();
-    expect(filterDelivery(investigation(null), NO_DELIVERY_FILTER)).toBeNull();
+    expect(filterDelivery(detection(null, []), NO_PROVIDER_FILTER)).toBeNull();
+    expect(filterDelivery(investigation(null), NO_PROVIDER_FILTER)).toBeNull();
   });
 
   it('holds back the other subject', () => {
@@ -87,7 +87,7 @@ describe('filterDelivery', () => {
       }),
       fc.record({ subject: fc.constant('investigation' as const), riskScore: score }),
     );
-    const filters: fc.Arbitrary<DeliveryFilter> = fc.record({
+    const filters: fc.Arbitrary<ProviderFilter> = fc.record({
       subjects: fc.constantFrom('all' as const, 'detections' as const, 'investigations' as const),
       minRiskScore: score,
       sources: fc.array(source, { maxLength: 3 }),
