@@ -110,8 +110,9 @@ export class WebhookProviderService {
         'kind',
       );
     }
-    const destination = await this.destinationOf(command);
+    // The filter first: its check is local, the destination's may ask DNS.
     const filter = await this.filterOf(command.filter);
+    const destination = await this.destinationOf(command);
     const secret = generateWebhookSecret();
     const id = randomUUID();
     const provider = await this.withAudit<WebhookProviderView>(audit, async (store) => {
