@@ -417,6 +417,30 @@ describe('notifier on the real stack', () => {
     expect(receiver.at('/gone')).toHaveLength(0);
   });
 
+  it("records what a provider's filter holds back as skipped, with the reason, and sends the rest", async () => {
+    const all = await enroll('/filter-all');
+    const { provider: desk } = await providers.enroll({
+      name: 'Investigations desk',
+      kind: 'custom',
+      url: receiver.url('/filter-desk'),
+      filter: { subjects: 'investigations' },
+    });
+    const decision = aWebhookDecision({ providerIds: [all.id, desk.id] });
+    await commands.send(commandOf(decision));
+    await receivedAt('/filter-all');
+    const recorded = await eventually(async () => {
+      const rows = await deliveries.list({ notificationId: decision.notificationId });
+      return rows.length === 2 ? rows : undefined;
+    });
+    const skipped = recorded.find((d) => d.target === desk.id);
+    expect(skipped).toMatchObject({
+      status: 'skipped',
+      attemptCount: 0,
+      lastError: 'Filtered out: this provider receives investigations only.',
+    });
+    expect(receiver.at('/filter-desk')).toHaveLength(0);
+  });
+
   it('delivers every decision of a recalculation written in one record', async () => {
     const hook = await enroll('/shared');
     const webhook = aWebhookDecision({ providerIds: [hook.id] });
