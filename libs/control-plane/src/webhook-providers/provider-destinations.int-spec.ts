@@ -6,7 +6,7 @@ import { resealStoredSecrets } from '../secrets/stored-secrets';
 import { createPgSqlClient } from '../sql/pg-sql-client';
 import { runMigrations } from '../sql/run-migrations';
 import { type SqlClient } from '../sql/sql-client';
-import { WebhookProviderError } from './webhook-provider-error';
+import { webhookProviderRefusal } from '../testing/webhook-provider-refusal';
 import { WebhookProviderService } from './webhook-provider.service';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0VIGIL01/B0VIGIL02/vigilTestWebhookSecret24';
@@ -37,15 +37,6 @@ async function stored(id: string) {
     [id],
   );
   return rows[0];
-}
-
-async function refusal(promise: Promise<unknown>): Promise<WebhookProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WebhookProviderError);
-  return error as WebhookProviderError;
 }
 
 describe('providers of each destination kind', () => {
@@ -122,7 +113,7 @@ describe('providers of each destination kind', () => {
 
   it('refuses each wrong field with a message on that field, storing nothing', async () => {
     const before = (await service().list()).length;
-    const slack = await refusal(
+    const slack = await webhookProviderRefusal(
       service().enroll({
         name: 'x',
         kind: 'custom',
@@ -131,7 +122,7 @@ describe('providers of each destination kind', () => {
       }),
     );
     expect(slack).toMatchObject({ code: 'invalid_request', field: 'url' });
-    const pagerDuty = await refusal(
+    const pagerDuty = await webhookProviderRefusal(
       service().enroll({
         name: 'x',
         kind: 'custom',
@@ -140,7 +131,7 @@ describe('providers of each destination kind', () => {
       }),
     );
     expect(pagerDuty.fieldErrors.map((e) => e.field)).toEqual(['routingKey', 'region']);
-    const kind = await refusal(
+    const kind = await webhookProviderRefusal(
       service().enroll({ name: 'x', kind: 'custom', url: '', destination: { kind: 'fax' } }),
     );
     expect(kind).toMatchObject({ field: 'kind' });

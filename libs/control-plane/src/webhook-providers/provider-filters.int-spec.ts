@@ -6,7 +6,7 @@ import { SqlDeliveryLog } from '../deliveries/sql-delivery-log';
 import { createPgSqlClient } from '../sql/pg-sql-client';
 import { runMigrations } from '../sql/run-migrations';
 import { type SqlClient } from '../sql/sql-client';
-import { WebhookProviderError } from './webhook-provider-error';
+import { webhookProviderRefusal } from '../testing/webhook-provider-refusal';
 import { WebhookProviderService } from './webhook-provider.service';
 
 let sql: SqlClient;
@@ -23,15 +23,6 @@ const service = () =>
     checkTarget: async () => undefined,
     knownSources: async () => ['github', 'okta'],
   });
-
-async function refusal(promise: Promise<unknown>): Promise<WebhookProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WebhookProviderError);
-  return error as WebhookProviderError;
-}
 
 describe('provider filters', () => {
   it('enrolls without a filter as receiving everything, as before', async () => {
@@ -61,7 +52,7 @@ describe('provider filters', () => {
 
   it('refuses a filter field by field, naming unknown sources, and enrolls nothing', async () => {
     const before = (await service().list()).length;
-    const error = await refusal(
+    const error = await webhookProviderRefusal(
       service().enroll({
         name: 'Bad',
         kind: 'custom',
@@ -99,7 +90,7 @@ describe('provider filters', () => {
       target: { type: 'webhook_provider', id: provider.id },
       details: { before: NO_PROVIDER_FILTER, after: changed.filter },
     });
-    const missing = await refusal(
+    const missing = await webhookProviderRefusal(
       service().setFilter('00000000-0000-4000-8000-000000000000', {}, audit),
     );
     expect(missing.code).toBe('not_found');
