@@ -153,7 +153,8 @@ export async function startNotifier(
     observer: commands,
     handler: async (commands) => {
       const { rejected, created } = await createDeliveries.execute(commands);
-      if (created > 0) pool.wake();
+      instruments.skipped(created.skipped);
+      if (created.created > created.skipped) pool.wake();
       return { rejected };
     },
   });

@@ -2,15 +2,21 @@ import { type SqlExecutor } from '../sql/sql-client';
 import { type NewDelivery } from './delivery';
 import { ROWS_PER_STATEMENT, valuesList } from './values-list';
 
+/** How many deliveries an insert created, and how many of those were skipped by a filter. */
+export interface InsertedDeliveries {
+  created: number;
+  skipped: number;
+}
+
 /**
  * Creates deliveries in the caller's transaction; one that exists for the same notification and
- * target is left alone. Returns how many were created.
+ * target is left alone (a replay creates and skips nothing).
  */
 export async function insertDeliveries(
   tx: SqlExecutor,
   deliveries: readonly NewDelivery[],
-): Promise<number> {
-  let inserted = 0;
+): Promise<InsertedDeliveries> {
+  const result = { created: 0, skipped: 0 };
   for (let i = 0; i < deliveries.length; i += ROWS_PER_STATEMENT) {
     const chunk = deliveries.slice(i, i + ROWS_PER_STATEMENT);
     const params = chunk.flatMap((d) => [
@@ -24,7 +30,7 @@ export async function insertDeliveries(
       d.skippedBecause ?? null,
     ]);
     // A skipped delivery is never due: no next attempt, its reason where an error would be.
-    const { rowCount } = await tx.query(
+    const { rows } = await tx.query<{ skipped: boolean }>(
       `INSERT INTO deliveries
          (id, notification_id, kind, channel, target, subject_id, payload, status, last_error,
           next_attempt_at)
@@ -33,10 +39,12 @@ export async function insertDeliveries(
               CASE WHEN reason IS NULL THEN now() END
        FROM (VALUES ${valuesList(chunk.length, 8, ['::uuid', '', '', '', '', '', '::json', '::text'])})
          AS v (id, notification_id, kind, channel, target, subject_id, payload, reason)
-       ON CONFLICT (notification_id, channel, target) DO NOTHING`,
+       ON CONFLICT (notification_id, channel, target) DO NOTHING
+       RETURNING status = 'skipped' AS skipped`,
       params,
     );
-    inserted += rowCount;
+    result.created += rows.length;
+    result.skipped += rows.filter((row) => row.skipped).length;
   }
-  return inserted;
+  return result;
 }

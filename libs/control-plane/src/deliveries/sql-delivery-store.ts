@@ -8,7 +8,7 @@ import {
   type LeaseDurations,
   type NewDelivery,
 } from './delivery';
-import { insertDeliveries } from './insert-deliveries';
+import { insertDeliveries, type InsertedDeliveries } from './insert-deliveries';
 import { ROWS_PER_STATEMENT } from './values-list';
 
 /** How many more deliveries each target may take in one claim (see claimDue). */
@@ -35,7 +35,7 @@ export class SqlDeliveryStore {
   constructor(private readonly sql: SqlClient) {}
 
   /** Creates deliveries; one that exists for the same notification and target is left alone. */
-  insert(tx: SqlExecutor, deliveries: readonly NewDelivery[]): Promise<number> {
+  insert(tx: SqlExecutor, deliveries: readonly NewDelivery[]): Promise<InsertedDeliveries> {
     return insertDeliveries(tx, deliveries);
   }
 

@@ -105,17 +105,24 @@ describe('provider filters', () => {
       subjectId: 'det-1',
       payload: { hello: 'world' },
     };
-    await sql.transaction((tx) =>
-      store.insert(tx, [
-        { ...base, id: '11111111-1111-4111-8111-111111111111', target: 'a' },
-        {
-          ...base,
-          id: '22222222-2222-4222-8222-222222222222',
-          target: 'b',
-          skippedBecause: 'Filtered out: this provider receives investigations only.',
-        },
-      ]),
-    );
+    const rows = [
+      { ...base, id: '11111111-1111-4111-8111-111111111111', target: 'a' },
+      {
+        ...base,
+        id: '22222222-2222-4222-8222-222222222222',
+        target: 'b',
+        skippedBecause: 'Filtered out: this provider receives investigations only.',
+      },
+    ];
+    await expect(sql.transaction((tx) => store.insert(tx, rows))).resolves.toEqual({
+      created: 2,
+      skipped: 1,
+    });
+    // A replay creates, and skips, nothing more.
+    await expect(sql.transaction((tx) => store.insert(tx, rows))).resolves.toEqual({
+      created: 0,
+      skipped: 0,
+    });
     const log = new SqlDeliveryLog(sql);
     const pending = await log.find('11111111-1111-4111-8111-111111111111');
     const skipped = await log.find('22222222-2222-4222-8222-222222222222');

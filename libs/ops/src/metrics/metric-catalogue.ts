@@ -6,7 +6,7 @@ export type DeadLetterReasonLabel = (typeof DEAD_LETTER_REASONS)[number];
 
 export const NOTIFICATION_CHANNELS = ['webhook', 'email'] as const;
 export const NOTIFICATION_MODES = ['immediate', 'batch', 'threshold'] as const;
-export const DELIVERY_STATUSES = ['delivered', 'dead'] as const;
+export const DELIVERY_STATUSES = ['delivered', 'dead', 'skipped'] as const;
 export const ATTEMPT_OUTCOMES = [
   'success',
   'http_error',
@@ -125,7 +125,7 @@ export class MetricCatalogue {
 
     this.notifierDeliveries = this.counter(
       'vigil_notifier_deliveries_total',
-      'Deliveries that reached a final status: delivered, or dead after their last attempt',
+      "Deliveries that reached a final status: delivered, dead after their last attempt, or skipped by the provider's filter",
       labels('channel', 'status'),
     );
     this.notifierAttempts = this.counter(

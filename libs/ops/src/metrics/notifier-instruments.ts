@@ -42,6 +42,15 @@ export class NotifierInstruments {
     this.catalogue.notifierDeliveries.inc({ app: this.app, channel, status });
   }
 
+  /** Deliveries recorded as skipped by their provider's filter (webhooks only have filters). */
+  skipped(count: number): void {
+    if (!this.enabled || count === 0) return;
+    this.catalogue.notifierDeliveries.inc(
+      { app: this.app, channel: 'webhook', status: 'skipped' },
+      count,
+    );
+  }
+
   digestSent(): void {
     if (!this.enabled) return;
     this.catalogue.notifierDigestsSent.inc({ app: this.app });
