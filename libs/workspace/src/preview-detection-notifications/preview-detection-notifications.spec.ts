@@ -198,6 +198,22 @@ describe('PreviewDetectionNotifications', () => {
     ]);
   });
 
+  it("marks a provider whose filter would hold the notification back, with the filter's reason", async () => {
+    const { preview, providers, soar } = await setUp({ frequency: 'immediate' }, stateOf(1));
+    await providers.setFilter(soar.id, { subjects: 'investigations' }, anAuditContext());
+    const [webhook] = (await preview.execute({ detectionId: 'det-1', now: T0 })).channels;
+    expect(webhook.fires).toBe(true);
+    expect(webhook.targets).toMatchObject([
+      {
+        id: soar.id,
+        name: 'SOAR',
+        sends: false,
+        reason: 'Filtered out: this provider receives investigations only.',
+        reasonCode: 'filtered_subject',
+      },
+    ]);
+  });
+
   it('says the state is not recorded yet when the read model has none', async () => {
     const { preview } = await setUp({}, null);
     const result = await preview.execute({ detectionId: 'det-1', now: T0 });
