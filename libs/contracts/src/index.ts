@@ -75,3 +75,4 @@ export {
 
 // Valid records, for the tests of every tier
 export { anEventRecord, anInvestigationRecord } from './testing/record-factories';
+export { aWebhookDecision } from './testing/decision-factories';

@@ -1,3 +1,4 @@
+import { aWebhookDecision } from '@vigil/contracts';
 import type { DestinationConfig } from '../destination-config';
 import { DEFAULT_SEVERITY_MAPPING } from '../pagerduty/severity-mapping';
 import type {
@@ -16,42 +17,8 @@ export const ROUTING_KEY = 'R0ABCDEFGHIJKLMNOPQRSTUVWXYZ0123';
 export function aDetectionNotification(
   overrides: Partial<DetectionNotification> = {},
 ): DetectionNotification {
-  return {
-    subject: 'detection',
-    notificationId: '3f2c1a9e-0000-5000-8000-000000000001',
-    detectionId: 'det-42',
-    detectionName: 'Impossible travel',
-    previousCount: 3,
-    currentCount: 5,
-    since: T0,
-    eventCount: 2,
-    userCount: 2,
-    affectedUsers: [
-      { email: 'ada@example.com', name: 'Ada Lovelace' },
-      { email: 'alan@example.com', name: 'Alan Turing' },
-    ],
-    decidedAt: T0 + 125 * MINUTE,
-    events: [
-      {
-        id: 'evt-4',
-        personName: 'Ada Lovelace',
-        personEmail: 'ada@example.com',
-        description: 'Sign-in from a new country',
-        timestamp: T0 + MINUTE,
-      },
-      {
-        id: 'evt-5',
-        personName: 'Alan Turing',
-        personEmail: 'alan@example.com',
-        description: 'Sign-in from two continents',
-        timestamp: T0 + 2 * MINUTE,
-      },
-    ],
-    truncatedCount: 0,
-    maxRiskScore: 7.5,
-    sources: ['okta'],
-    ...overrides,
-  };
+  const { kind: _kind, channel: _channel, providerIds: _providers, ...notice } = aWebhookDecision();
+  return { subject: 'detection', ...notice, ...overrides };
 }
 
 /** `count` new events evt-1..evt-count, one second apart, all attached. */
