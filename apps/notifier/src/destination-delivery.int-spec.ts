@@ -47,6 +47,7 @@ function providers(): Map<string, WebhookProviderTarget> {
     filter: NO_PROVIDER_FILTER,
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     deleted: false,
+    disabled: false,
   });
   return new Map([
     ['slack', target('slack', { kind: 'slack', url: slack.webhookUrl() })],

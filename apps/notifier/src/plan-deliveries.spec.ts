@@ -19,6 +19,7 @@ function provider(id: string, deleted = false): WebhookProviderTarget {
     filter: NO_PROVIDER_FILTER,
     secret: 'whsec_x',
     deleted,
+    disabled: false,
   };
 }
 

@@ -42,6 +42,7 @@ function senderFor(url: string, policy = PUBLIC_TARGETS_ONLY) {
       filter: NO_PROVIDER_FILTER,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       deleted: false,
+      disabled: false,
     }),
   });
 }
@@ -170,6 +171,7 @@ describe('WebhookSender during a secret rotation', () => {
         secret: NEW_SECRET,
         previousSecret,
         deleted: false,
+        disabled: false,
       }),
     });
     const outcome = await sender.send(delivery);

@@ -12,6 +12,7 @@ import { migration0011SignInRequests } from './0011_sign_in_requests';
 import { migration0012SealedWebhookSecretsOnly } from './0012_sealed_webhook_secrets_only';
 import { migration0013ProviderDestinations } from './0013_provider_destinations';
 import { migration0014ProviderFilters } from './0014_provider_filters';
+import { migration0015EndpointHealthAndFallback } from './0015_endpoint_health_and_fallback';
 import { type Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -35,4 +36,5 @@ export const controlPlaneMigrations: readonly Migration[] = [
   migration0012SealedWebhookSecretsOnly,
   migration0013ProviderDestinations,
   migration0014ProviderFilters,
+  migration0015EndpointHealthAndFallback,
 ];

@@ -251,6 +251,10 @@ export {
   type WebhookProviderKind,
   type WebhookProviderTarget,
   type WebhookProviderView,
+  type EnableProviderOptions,
+  type EnabledProvider,
+  type ProviderDisabled,
+  type ProviderHealthCandidate,
   type WebhookProviderWithSecret,
 } from './webhook-providers/webhook-provider';
 export {
@@ -306,3 +310,14 @@ export { SqlDigestStore } from './deliveries/sql-digest-store';
 export { SqlDeliveryLog } from './deliveries/sql-delivery-log';
 export { DeliveryError, type DeliveryErrorCode } from './deliveries/delivery-error';
 export { DeliveryService } from './deliveries/delivery.service';
+
+// Fallback destinations (issue #20)
+export {
+  GLOBAL_FALLBACK_SCOPE,
+  MAX_FALLBACK_RECIPIENTS,
+  type FallbackDestination,
+  type FallbackDestinationInput,
+  type FallbackDestinationView,
+} from './fallback/fallback-destination';
+export { FallbackError, type FallbackErrorCode } from './fallback/fallback-error';
+export { FallbackDestinationService } from './fallback/fallback-destination.service';

@@ -109,3 +109,18 @@ export {
   type FilterSubjects,
   type FilteredNotification,
 } from './provider-filter';
+
+// Endpoint health (issue #20)
+export {
+  DEFAULT_ENDPOINT_HEALTH_RULES,
+  HEALTHY,
+  applyHealthChange,
+  describeHealthVerdict,
+  healthChangeOf,
+  healthVerdict,
+  type EndpointHealth,
+  type EndpointHealthRules,
+  type HealthChange,
+  type HealthOutcome,
+  type HealthVerdict,
+} from './endpoint-health';

@@ -3,7 +3,14 @@ export type DeliveryChannel = 'webhook' | 'email';
 /** How long a claimed delivery of each channel stays leased before another worker may send it. */
 export type LeaseDurations = Record<DeliveryChannel, number>;
 export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead' | 'skipped';
-export type DeliveryKind = 'detection' | 'investigation' | 'digest';
+/**
+ * What a delivery carries: a notification about a detection or an investigation, a digest, a
+ * fallback (a delivery that died, sent to the fallback destination) or a notice to the admins
+ * (a provider disabled for failing).
+ */
+export type DeliveryKind = 'detection' | 'investigation' | 'digest' | 'fallback' | 'notice';
+/** Why a delivery was recorded as skipped: its provider's filter, or the provider disabled. */
+export type SkipCause = 'filter' | 'disabled';
 
 /** A delivery to create: its payload is already rendered (render apart from send). */
 export interface NewDelivery {
@@ -24,6 +31,8 @@ export interface NewDelivery {
    * `skipped` with this reason and never sent.
    */
   skippedBecause?: string;
+  /** Why it was skipped: the filter when left out. */
+  skipCause?: SkipCause;
 }
 
 /** A delivery a worker has leased for one attempt. */
@@ -65,6 +74,8 @@ export interface DeliveryView {
   attemptCount: number;
   nextAttemptAt: Date | null;
   lastError: string | null;
+  /** Set on a skipped delivery: held back by the provider's filter, or the provider disabled. */
+  skipCause?: SkipCause;
   createdAt: Date;
   updatedAt: Date;
   deliveredAt: Date | null;

@@ -28,17 +28,18 @@ export async function insertDeliveries(
       d.subjectId,
       d.payloadJson ?? JSON.stringify(d.payload),
       d.skippedBecause ?? null,
+      d.skippedBecause === undefined ? null : (d.skipCause ?? 'filter'),
     ]);
     // A skipped delivery is never due: no next attempt, its reason where an error would be.
     const { rows } = await tx.query<{ skipped: boolean }>(
       `INSERT INTO deliveries
          (id, notification_id, kind, channel, target, subject_id, payload, status, last_error,
-          next_attempt_at)
+          next_attempt_at, skip_cause)
        SELECT id, notification_id, kind, channel, target, subject_id, payload,
               CASE WHEN reason IS NULL THEN 'pending' ELSE 'skipped' END, reason,
-              CASE WHEN reason IS NULL THEN now() END
-       FROM (VALUES ${valuesList(chunk.length, 8, ['::uuid', '', '', '', '', '', '::json', '::text'])})
-         AS v (id, notification_id, kind, channel, target, subject_id, payload, reason)
+              CASE WHEN reason IS NULL THEN now() END, skip_cause
+       FROM (VALUES ${valuesList(chunk.length, 9, ['::uuid', '', '', '', '', '', '::json', '::text', '::text'])})
+         AS v (id, notification_id, kind, channel, target, subject_id, payload, reason, skip_cause)
        ON CONFLICT (notification_id, channel, target) DO NOTHING
        RETURNING status = 'skipped' AS skipped`,
       params,

@@ -8,6 +8,7 @@ import {
   type DeliveryView,
   type DeliveryWithAttempts,
   type DeliveryWithLastAttempt,
+  type SkipCause,
 } from './delivery';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,6 +24,7 @@ interface DeliveryRow {
   attempt_count: number;
   next_attempt_at: Date | null;
   last_error: string | null;
+  skip_cause: SkipCause | null;
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
@@ -46,7 +48,7 @@ interface DeliveryWithLastAttemptRow extends DeliveryRow {
 }
 
 const DELIVERY_COLUMNS = `d.id, d.notification_id, d.kind, d.channel, d.target, d.subject_id, d.status,
-  d.attempt_count, d.next_attempt_at, d.last_error, d.created_at, d.updated_at, d.delivered_at`;
+  d.attempt_count, d.next_attempt_at, d.last_error, d.skip_cause, d.created_at, d.updated_at, d.delivered_at`;
 
 /** The filter of `list`, as parameters $1..$6 of a query over `deliveries d`. */
 const FILTERED = `WHERE ($1::text IS NULL OR d.status = $1) AND ($2::text IS NULL OR d.notification_id = $2)
@@ -80,6 +82,7 @@ function toView(row: DeliveryRow): DeliveryView {
     attemptCount: row.attempt_count,
     nextAttemptAt: date(row.next_attempt_at),
     lastError: row.last_error,
+    ...(row.skip_cause === null ? {} : { skipCause: row.skip_cause }),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     deliveredAt: date(row.delivered_at),

@@ -1,4 +1,6 @@
+import { healthChangeOf, type HealthChange, type HealthOutcome } from '@vigil/notification-policy';
 import { type SqlClient, type SqlExecutor } from '../sql/sql-client';
+import { SqlWebhookProviderStore } from '../webhook-providers/sql-webhook-provider-store';
 import {
   type AttemptResult,
   type ClaimedDelivery,
@@ -150,13 +152,24 @@ export class SqlDeliveryStore {
    * Records attempts of several leased deliveries in one statement (one commit instead of one
    * per attempt: at hundreds of deliveries a second the commits are what the database spends
    * its time on). Returns the ids recorded, in lower case; a delivery whose lease was lost is left alone.
+   *
+   * The webhook attempts also move their providers' health counters (endpoint health): after
+   * the attempts are in, so a failure there never loses an attempt; the counters may then lag
+   * by one batch, which the health rules (days, or tens of dead deliveries) do not notice.
    */
   async recordAttempts(records: readonly RecordedAttempt[]): Promise<Set<string>> {
     const recorded = new Set<string>();
+    const outcomesByProvider = new Map<string, HealthOutcome[]>();
     const unique = [...new Map(records.map((r) => [r.id, r])).values()];
     for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
       const chunk = unique.slice(i, i + ROWS_PER_STATEMENT);
-      const { rows } = await this.sql.query<{ delivery_id: string }>(
+      const { rows } = await this.sql.query<{
+        delivery_id: string;
+        target: string;
+        channel: DeliveryChannel;
+        status: 'pending' | 'delivered' | 'dead';
+        attempted_at: Date;
+      }>(
         `WITH input AS (
            SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::timestamptz[],
                                 $5::int[], $6::int[], $7::text[])
@@ -176,11 +189,15 @@ export class SqlDeliveryStore {
              updated_at = now()
            FROM input i
            WHERE d.id = i.id AND d.status = 'delivering'
-           RETURNING d.id, d.attempt_count, i.attempted_at, i.status_code, i.latency_ms, i.error)
-         INSERT INTO delivery_attempts
-           (delivery_id, attempt, attempted_at, status_code, latency_ms, error)
-         SELECT id, attempt_count, attempted_at, status_code, latency_ms, error FROM updated
-         RETURNING delivery_id`,
+           RETURNING d.id, d.attempt_count, d.target, d.channel, d.status, i.attempted_at,
+                     i.status_code, i.latency_ms, i.error),
+         inserted AS (
+           INSERT INTO delivery_attempts
+             (delivery_id, attempt, attempted_at, status_code, latency_ms, error)
+           SELECT id, attempt_count, attempted_at, status_code, latency_ms, error FROM updated
+           RETURNING delivery_id)
+         SELECT i.delivery_id, u.target, u.channel, u.status, u.attempted_at
+         FROM inserted i JOIN updated u ON u.id = i.delivery_id`,
         [
           chunk.map((r) => r.id),
           chunk.map((r) => (r.result.status === 'retry' ? 'pending' : r.result.status)),
@@ -191,7 +208,23 @@ export class SqlDeliveryStore {
           chunk.map((r) => r.attempt.error),
         ],
       );
-      for (const row of rows) recorded.add(row.delivery_id.toLowerCase());
+      for (const row of rows) {
+        recorded.add(row.delivery_id.toLowerCase());
+        if (row.channel !== 'webhook') continue;
+        const outcomes = outcomesByProvider.get(row.target) ?? [];
+        outcomes.push({
+          at: new Date(row.attempted_at),
+          result: row.status === 'pending' ? 'retry' : row.status,
+        });
+        outcomesByProvider.set(row.target, outcomes);
+      }
+    }
+    if (outcomesByProvider.size > 0) {
+      const changes = new Map<string, HealthChange>();
+      for (const [provider, outcomes] of outcomesByProvider) {
+        changes.set(provider, healthChangeOf(outcomes));
+      }
+      await new SqlWebhookProviderStore(this.sql).applyHealthChanges(changes);
     }
     return recorded;
   }

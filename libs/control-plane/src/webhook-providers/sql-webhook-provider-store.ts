@@ -1,8 +1,14 @@
 import { type SqlExecutor } from '../sql/sql-client';
 import type { DestinationKind } from '@vigil/destinations';
-import type { ProviderFilter, FilterSubjects } from '@vigil/notification-policy';
+import type {
+  EndpointHealth,
+  FilterSubjects,
+  HealthChange,
+  ProviderFilter,
+} from '@vigil/notification-policy';
 import {
   type PagerDutyDestinationView,
+  type ProviderHealthCandidate,
   type WebhookProviderKind,
   type WebhookProviderView,
 } from './webhook-provider';
@@ -18,6 +24,10 @@ interface ProviderRow {
   filter_subjects: FilterSubjects;
   filter_min_risk_score: number | null;
   filter_sources: string[];
+  failing_since: Date | null;
+  dead_in_a_row: number;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
   secret?: string;
   previous_secret?: string | null;
   previous_secret_expires_at: Date | null;
@@ -37,6 +47,7 @@ export interface StoredProviderSecrets {
   /** The Slack or Teams URL or the PagerDuty routing key, as stored; null for webhooks. */
   destinationCredential: string | null;
   filter: ProviderFilter;
+  disabled: boolean;
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
@@ -44,9 +55,10 @@ export interface StoredProviderSecrets {
 }
 
 const FILTER_COLUMNS = 'filter_subjects, filter_min_risk_score, filter_sources';
+const HEALTH_COLUMNS = 'failing_since, dead_in_a_row, disabled_at, disabled_reason';
 const VIEW_COLUMNS =
   'id, name, kind, url, destination_kind, destination_options, created_at, rotated_at, ' +
-  `previous_secret_expires_at, ${FILTER_COLUMNS}`;
+  `previous_secret_expires_at, ${FILTER_COLUMNS}, ${HEALTH_COLUMNS}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
@@ -59,6 +71,13 @@ function filterOf(row: ProviderRow): ProviderFilter {
     // double precision comes back as a number from pg and PGlite alike.
     minRiskScore: row.filter_min_risk_score === null ? null : Number(row.filter_min_risk_score),
     sources: row.filter_sources,
+  };
+}
+
+function healthOf(row: ProviderRow): EndpointHealth {
+  return {
+    failingSince: row.failing_since === null ? null : new Date(row.failing_since),
+    deadInARow: row.dead_in_a_row,
   };
 }
 
@@ -76,6 +95,10 @@ function toView(row: ProviderRow, now: Date): WebhookProviderView {
       ? { pagerDuty: row.destination_options as unknown as PagerDutyDestinationView }
       : {}),
     filter: filterOf(row),
+    health: healthOf(row),
+    ...(row.disabled_at === null
+      ? {}
+      : { disabled: { at: new Date(row.disabled_at), reason: row.disabled_reason ?? '' } }),
     createdAt: new Date(row.created_at),
     rotatedAt: row.rotated_at === null ? null : new Date(row.rotated_at),
     ...(previousUntil !== null && previousUntil > now
@@ -202,7 +225,7 @@ export class SqlWebhookProviderStore {
     const { rows } = await this.sql.query<ProviderRow>(
       `SELECT id, name, kind, url, destination_kind, destination_options, destination_credential,
               secret, previous_secret, previous_secret_expires_at, created_at, rotated_at,
-              deleted_at, ${FILTER_COLUMNS}
+              deleted_at, ${FILTER_COLUMNS}, ${HEALTH_COLUMNS}
        FROM webhook_providers WHERE id = ANY($1::uuid[])`,
       [valid],
     );
@@ -214,11 +237,98 @@ export class SqlWebhookProviderStore {
       destinationOptions: row.destination_options,
       destinationCredential: row.destination_credential ?? null,
       filter: filterOf(row),
+      disabled: row.disabled_at !== null,
       secret: row.secret ?? '',
       previousSecret: row.previous_secret ?? null,
       previousSecretExpiresAt:
         row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
       deleted: row.deleted_at !== null && row.deleted_at !== undefined,
     }));
+  }
+
+  /**
+   * Disables a live, enabled provider; null when there is none (unknown, deleted, or already
+   * disabled: the first reason stays).
+   */
+  async disable(id: string, at: Date, reason: string): Promise<WebhookProviderView | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.sql.query<ProviderRow>(
+      `UPDATE webhook_providers SET disabled_at = $2, disabled_reason = $3
+       WHERE id = $1 AND deleted_at IS NULL AND disabled_at IS NULL RETURNING ${VIEW_COLUMNS}`,
+      [id, at, reason],
+    );
+    return rows.length === 0 ? null : toView(rows[0], at);
+  }
+
+  /**
+   * Enables a live provider and starts its health counters afresh; an enabled one only gets its
+   * view back. Null when there is no such provider.
+   */
+  async enable(
+    id: string,
+    at: Date,
+  ): Promise<{ provider: WebhookProviderView; wasDisabled: boolean } | null> {
+    if (!isUuid(id)) return null;
+    const { rows } = await this.sql.query<ProviderRow & { was_disabled: boolean }>(
+      `WITH before AS (
+         SELECT id, disabled_at IS NOT NULL AS was_disabled FROM webhook_providers
+         WHERE id = $1 AND deleted_at IS NULL FOR UPDATE)
+       UPDATE webhook_providers p
+       SET disabled_at = NULL, disabled_reason = NULL,
+           health_since = CASE WHEN b.was_disabled THEN $2 ELSE p.health_since END,
+           failing_since = CASE WHEN b.was_disabled THEN NULL ELSE p.failing_since END,
+           dead_in_a_row = CASE WHEN b.was_disabled THEN 0 ELSE p.dead_in_a_row END
+       FROM before b WHERE p.id = b.id
+       RETURNING ${VIEW_COLUMNS.split(', ')
+         .map((column) => `p.${column}`)
+         .join(', ')}, b.was_disabled`,
+      [id, at],
+    );
+    if (rows.length === 0) return null;
+    return { provider: toView(rows[0], at), wasDisabled: rows[0].was_disabled };
+  }
+
+  /** Live, enabled providers whose counters say they have been failing. */
+  async healthCandidates(): Promise<ProviderHealthCandidate[]> {
+    const { rows } = await this.sql.query<ProviderRow>(
+      `SELECT id, name, ${HEALTH_COLUMNS} FROM webhook_providers
+       WHERE deleted_at IS NULL AND disabled_at IS NULL
+         AND (failing_since IS NOT NULL OR dead_in_a_row > 0)`,
+    );
+    return rows.map((row) => ({ id: row.id, name: row.name, health: healthOf(row) }));
+  }
+
+  /** Live providers that are disabled, oldest first: what the web application's banner lists. */
+  async listDisabled(now: Date): Promise<WebhookProviderView[]> {
+    const { rows } = await this.sql.query<ProviderRow>(
+      `SELECT ${VIEW_COLUMNS} FROM webhook_providers
+       WHERE deleted_at IS NULL AND disabled_at IS NOT NULL ORDER BY disabled_at, id`,
+    );
+    return rows.map((row) => toView(row, now));
+  }
+
+  /**
+   * Applies what recorded attempts change in each provider's counters (applyHealthChange states
+   * the same rule): a success restarts them, failures add to them. Relative to the stored
+   * values, so instances recording at once do not overwrite each other's counts.
+   */
+  async applyHealthChanges(changes: ReadonlyMap<string, HealthChange>): Promise<void> {
+    const entries = [...changes].filter(([id]) => isUuid(id));
+    if (entries.length === 0) return;
+    await this.sql.query(
+      `UPDATE webhook_providers p SET
+         failing_since = CASE WHEN c.reset THEN c.failing_since
+                              ELSE COALESCE(p.failing_since, c.failing_since) END,
+         dead_in_a_row = CASE WHEN c.reset THEN c.dead ELSE p.dead_in_a_row + c.dead END
+       FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::int[])
+         AS c(id, reset, failing_since, dead)
+       WHERE p.id = c.id AND p.deleted_at IS NULL AND p.disabled_at IS NULL`,
+      [
+        entries.map(([id]) => id),
+        entries.map(([, change]) => change.reset),
+        entries.map(([, change]) => change.failingSince),
+        entries.map(([, change]) => change.dead),
+      ],
+    );
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { ProviderFilter } from '@vigil/notification-policy';
 import { type AuditContext, type NewAuditEvent } from '../audit/audit-event';
 import { SqlAuditLog } from '../audit/sql-audit-log';
+import { recoverDeliveries, skipPendingDeliveries } from '../deliveries/held-deliveries';
 import { sealingContext } from '../secrets/sealed-columns';
 import { isSealed, type SecretBox } from '../secrets/secret-box';
 import { SecretsKeyError } from '../secrets/secrets-key-error';
@@ -19,7 +20,10 @@ import {
   WEBHOOK_PROVIDER_KINDS,
   WEBHOOK_PROVIDER_NAME_MAX_LENGTH,
   WEBHOOK_URL_MAX_LENGTH,
+  type EnableProviderOptions,
+  type EnabledProvider,
   type EnrollWebhookProviderCommand,
+  type ProviderHealthCandidate,
   type RotateWebhookSecretOptions,
   type WebhookProviderTarget,
   type WebhookProviderView,
@@ -220,6 +224,107 @@ export class WebhookProviderService {
     return provider;
   }
 
+  /**
+   * Disables a provider: its pending deliveries and the notifications decided from now on are
+   * recorded as skipped (cause `disabled`) until it is enabled. The notifier calls it when a
+   * provider crosses its health rules, an admin when an endpoint is known to be down. Returns
+   * null when it was disabled already (the first reason stays); throws `not_found` for an
+   * unknown or deleted provider.
+   */
+  async disable(
+    id: string,
+    reason: string,
+    audit: AuditContext,
+  ): Promise<WebhookProviderView | null> {
+    const at = this.clock();
+    const outcome = await this.sql.transaction(async (tx) => {
+      const store = new SqlWebhookProviderStore(tx);
+      const provider = await store.disable(id, at, reason);
+      if (provider === null) return (await store.findLive(id, at)) === null ? 'not_found' : null;
+      const skipped = await skipPendingDeliveries(tx, id, `Provider disabled: ${reason}`);
+      await new SqlAuditLog(tx).append({
+        action: 'provider.disabled',
+        context: audit,
+        target: { type: 'webhook_provider', id },
+        details: { reason, skippedPending: skipped },
+        occurredAt: at,
+      });
+      return provider;
+    });
+    if (outcome === 'not_found') {
+      throw new WebhookProviderError('not_found', `No webhook provider with id ${id}`);
+    }
+    if (outcome !== null) this.logger.warn({ providerId: id, reason }, 'webhook provider disabled');
+    return outcome;
+  }
+
+  /**
+   * Enables a provider (an enabled one stays as it is) and, given `recoverSince`, queues again
+   * its dead deliveries and those skipped while it was disabled, created since then: with their
+   * ids, in the order they were created. Both are audited in one transaction with the change.
+   */
+  async enable(
+    id: string,
+    options: EnableProviderOptions,
+    audit: AuditContext,
+  ): Promise<EnabledProvider> {
+    const at = this.clock();
+    const { recoverSince } = options;
+    if (recoverSince !== undefined && Number.isNaN(recoverSince.getTime())) {
+      throw new WebhookProviderError(
+        'invalid_request',
+        'Recover since: not a time',
+        'recoverSince',
+      );
+    }
+    if (recoverSince !== undefined && recoverSince > at) {
+      throw new WebhookProviderError(
+        'invalid_request',
+        'Recover since: the time is in the future',
+        'recoverSince',
+      );
+    }
+    const enabled = await this.sql.transaction(async (tx) => {
+      const changed = await new SqlWebhookProviderStore(tx).enable(id, at);
+      if (changed === null) return null;
+      const audits = new SqlAuditLog(tx);
+      const target = { type: 'webhook_provider', id };
+      if (changed.wasDisabled) {
+        await audits.append({ action: 'provider.enabled', context: audit, target, occurredAt: at });
+      }
+      let recovered = 0;
+      if (recoverSince !== undefined) {
+        recovered = await recoverDeliveries(tx, id, recoverSince);
+        await audits.append({
+          action: 'deliveries.recovered',
+          context: audit,
+          target,
+          details: { since: recoverSince.toISOString(), recovered },
+          occurredAt: at,
+        });
+      }
+      return { provider: changed.provider, recovered };
+    });
+    if (!enabled) throw new WebhookProviderError('not_found', `No webhook provider with id ${id}`);
+    this.logger.info(
+      { providerId: id, recovered: enabled.recovered },
+      recoverSince === undefined
+        ? 'webhook provider enabled'
+        : 'webhook provider deliveries recovered',
+    );
+    return enabled;
+  }
+
+  /** Live providers that are disabled, the longest-disabled first. */
+  listDisabled(): Promise<WebhookProviderView[]> {
+    return this.store.listDisabled(this.clock());
+  }
+
+  /** Live, enabled providers whose counters say they have been failing (the health sweep's). */
+  healthCandidates(): Promise<ProviderHealthCandidate[]> {
+    return this.store.healthCandidates();
+  }
+
   /** Deletes a provider: pending deliveries to it stop, and it can no longer be selected. */
   async delete(id: string, audit?: AuditContext): Promise<void> {
     const deleted = await this.withAudit(audit, async (store) => ({
@@ -247,6 +352,7 @@ export class WebhookProviderService {
           filter: row.filter,
           secret: this.open(row.secret, row.id),
           deleted: row.deleted,
+          disabled: row.disabled,
         };
         if (
           row.previousSecret !== null &&

@@ -1,5 +1,5 @@
 import type { DestinationConfig, DestinationKind, PagerDutyRegion } from '@vigil/destinations';
-import type { ProviderFilter } from '@vigil/notification-policy';
+import type { EndpointHealth, ProviderFilter } from '@vigil/notification-policy';
 
 export const WEBHOOK_PROVIDER_KINDS = ['automation', 'custom'] as const;
 export type WebhookProviderKind = (typeof WEBHOOK_PROVIDER_KINDS)[number];
@@ -22,6 +22,10 @@ export interface WebhookProviderView {
   pagerDuty?: PagerDutyDestinationView;
   /** Which notifications it receives; the others are recorded as skipped deliveries. */
   filter: ProviderFilter;
+  /** How its deliveries have gone since its last success (or since it was last enabled). */
+  health: EndpointHealth;
+  /** Set while the provider is disabled: its notifications are recorded as skipped. */
+  disabled?: ProviderDisabled;
   createdAt: Date;
   rotatedAt: Date | null;
   /**
@@ -29,6 +33,34 @@ export interface WebhookProviderView {
    * new one. Absent when no replaced secret signs any more.
    */
   previousSecretValidUntil?: Date;
+}
+
+/** When and why a provider was disabled (by the notifier's health rules, or by an admin). */
+export interface ProviderDisabled {
+  at: Date;
+  reason: string;
+}
+
+/** What enabling a provider did: the deliveries queued again by "recover", none without it. */
+export interface EnabledProvider {
+  provider: WebhookProviderView;
+  recovered: number;
+}
+
+export interface EnableProviderOptions {
+  /**
+   * Queue again every dead delivery to it, and every delivery skipped while it was disabled,
+   * created at or after this time: in the order they were created, with their ids (receivers
+   * see the same `webhook-id`s). Nothing is resent without it.
+   */
+  recoverSince?: Date;
+}
+
+/** A provider whose counters say it may be failing: what the notifier's health sweep reads. */
+export interface ProviderHealthCandidate {
+  id: string;
+  name: string;
+  health: EndpointHealth;
 }
 
 export interface PagerDutyDestinationView {
@@ -52,6 +84,8 @@ export interface WebhookProviderTarget {
   /** The replaced secret while it still signs (rotation overlap); requests carry both signatures. */
   previousSecret?: string;
   deleted: boolean;
+  /** Disabled for failing (or by an admin): its deliveries are skipped, not sent. */
+  disabled: boolean;
 }
 
 export interface EnrollWebhookProviderCommand {

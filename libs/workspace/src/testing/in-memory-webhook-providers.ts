@@ -1,4 +1,4 @@
-import { NO_PROVIDER_FILTER, type ProviderFilter } from '@vigil/notification-policy';
+import { HEALTHY, NO_PROVIDER_FILTER, type ProviderFilter } from '@vigil/notification-policy';
 import {
   WebhookProviderError,
   type AuditContext,
@@ -27,6 +27,7 @@ export class InMemoryWebhookProviders implements WebhookProviders {
       destination: 'webhook',
       url: `https://hooks.example.com/${id}`,
       filter: NO_PROVIDER_FILTER,
+      health: HEALTHY,
       createdAt: new Date(0),
       rotatedAt: null,
     };
