@@ -7,6 +7,7 @@ export {
 export { type ApiTokens } from './ports/api-tokens';
 export { type AuditTrail } from './ports/audit-trail';
 export { type DeliveryLog } from './ports/delivery-log';
+export { type FallbackDestinations } from './ports/fallback-destinations';
 export { type Mailer, type OutgoingEmail } from './ports/mailer';
 export { type Users } from './ports/users';
 export { type WebhookProviders } from './ports/webhook-providers';
@@ -104,6 +105,23 @@ export {
   type ChangeProviderFilterCommand,
 } from './change-provider-filter/change-provider-filter';
 export { DeleteWebhookProvider } from './delete-webhook-provider/delete-webhook-provider';
+export {
+  DisableWebhookProvider,
+  type DisableWebhookProviderCommand,
+} from './disable-webhook-provider/disable-webhook-provider';
+export {
+  EnableWebhookProvider,
+  type EnableWebhookProviderCommand,
+} from './enable-webhook-provider/enable-webhook-provider';
+export { ListDisabledProviders } from './list-disabled-providers/list-disabled-providers';
+export {
+  ShowFallbackDestinations,
+  type FallbackDestinationsOverview,
+} from './show-fallback-destinations/show-fallback-destinations';
+export {
+  ChangeFallbackDestination,
+  type ChangeFallbackDestinationCommand,
+} from './change-fallback-destination/change-fallback-destination';
 export {
   ListWebhookProviders,
   type WebhookProviderList,

@@ -1,5 +1,7 @@
 import {
   type AuditContext,
+  type EnableProviderOptions,
+  type EnabledProvider,
   type EnrollWebhookProviderCommand,
   type RotateWebhookSecretOptions,
   type WebhookProviderView,
@@ -28,4 +30,8 @@ export interface WebhookProviders {
     filter: Record<string, unknown>,
     audit: AuditContext,
   ): Promise<WebhookProviderView>;
+  /** Null when the provider was disabled already (its first reason stays). */
+  disable(id: string, reason: string, audit: AuditContext): Promise<WebhookProviderView | null>;
+  enable(id: string, options: EnableProviderOptions, audit: AuditContext): Promise<EnabledProvider>;
+  listDisabled(): Promise<WebhookProviderView[]>;
 }

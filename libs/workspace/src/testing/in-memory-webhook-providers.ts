@@ -2,6 +2,8 @@ import { HEALTHY, NO_PROVIDER_FILTER, type ProviderFilter } from '@vigil/notific
 import {
   WebhookProviderError,
   type AuditContext,
+  type EnableProviderOptions,
+  type EnabledProvider,
   type EnrollWebhookProviderCommand,
   type RotateWebhookSecretOptions,
   type WebhookProviderView,
@@ -11,12 +13,20 @@ import { type WebhookProviders } from '../ports/webhook-providers';
 
 /**
  * The enrolled providers of the specs; a URL containing `private` is refused as a target. Each
- * change is kept in `audited` with its audit context, as the service records it.
+ * change is kept in `audited` with its audit context, as the service records it. Recovering
+ * queues again the deliveries set in `recoverable` that were created since the time asked.
  */
 export class InMemoryWebhookProviders implements WebhookProviders {
   readonly providers: WebhookProviderView[] = [];
   readonly audited: { action: string; id: string; audit: AuditContext; overlapMs?: number }[] = [];
+  /** When each recoverable delivery of a provider was created, by provider id. */
+  readonly recoverable = new Map<string, Date[]>();
   private secrets = 0;
+  private readonly now: Date;
+
+  constructor(options: { now?: Date } = {}) {
+    this.now = options.now ?? new Date('2026-01-02T03:04:05Z');
+  }
 
   /** Enrolls directly, for a spec's starting state. */
   add(name: string, id = `provider-${this.providers.length + 1}`): WebhookProviderView {
@@ -90,11 +100,58 @@ export class InMemoryWebhookProviders implements WebhookProviders {
     return changed;
   }
 
+  async disable(
+    id: string,
+    reason: string,
+    audit: AuditContext,
+  ): Promise<WebhookProviderView | null> {
+    const at = this.indexOf(id);
+    if (this.providers[at].disabled !== undefined) return null;
+    this.providers[at] = { ...this.providers[at], disabled: { at: this.now, reason } };
+    this.audited.push({ action: 'provider.disabled', id, audit });
+    return this.providers[at];
+  }
+
+  async enable(
+    id: string,
+    options: EnableProviderOptions,
+    audit: AuditContext,
+  ): Promise<EnabledProvider> {
+    const at = this.indexOf(id);
+    const { recoverSince } = options;
+    if (recoverSince !== undefined && recoverSince > this.now) {
+      throw new WebhookProviderError(
+        'invalid_request',
+        'Recover since: the time is in the future',
+        'recoverSince',
+      );
+    }
+    if (this.providers[at].disabled !== undefined) {
+      const { disabled: _disabled, ...enabled } = this.providers[at];
+      this.providers[at] = { ...enabled, health: HEALTHY };
+      this.audited.push({ action: 'provider.enabled', id, audit });
+    }
+    if (recoverSince === undefined) return { provider: this.providers[at], recovered: 0 };
+    const recovered = (this.recoverable.get(id) ?? []).filter((d) => d >= recoverSince).length;
+    this.audited.push({ action: 'deliveries.recovered', id, audit });
+    return { provider: this.providers[at], recovered };
+  }
+
+  async listDisabled(): Promise<WebhookProviderView[]> {
+    return this.providers.filter((p) => p.disabled !== undefined);
+  }
+
   async delete(id: string, audit: AuditContext): Promise<void> {
     const at = this.providers.findIndex((p) => p.id === id);
     if (at < 0) throw new WebhookProviderError('not_found', 'No such provider');
     this.providers.splice(at, 1);
     this.audited.push({ action: 'provider.deleted', id, audit });
+  }
+
+  private indexOf(id: string): number {
+    const at = this.providers.findIndex((p) => p.id === id);
+    if (at < 0) throw new WebhookProviderError('not_found', 'No such provider');
+    return at;
   }
 
   private nextSecret(): string {
