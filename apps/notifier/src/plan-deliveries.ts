@@ -138,9 +138,14 @@ function webhookDelivery(
 ): NewDelivery {
   const id = deliveryId(notificationId, 'webhook', provider.id);
   const delivery = { id, recipientName: provider.name };
-  // Held back by the provider's filter: recorded with the reason and the body it would have
-  // had, never sent.
+  // Held back, recorded with the reason and the body it would have had: by a disabled
+  // provider (sent when it is enabled with "recover"), or by the provider's filter (never sent).
   const skip = filterDelivery(notification, provider.filter);
+  const skipped = provider.disabled
+    ? { skippedBecause: 'Provider disabled', skipCause: 'disabled' as const }
+    : skip === null
+      ? {}
+      : { skippedBecause: describeFilterSkip(skip) };
   const base = {
     id,
     notificationId,
@@ -148,7 +153,7 @@ function webhookDelivery(
     channel: 'webhook',
     target: provider.id,
     subjectId,
-    ...(skip === null ? {} : { skippedBecause: describeFilterSkip(skip) }),
+    ...skipped,
   } as const;
   if (provider.destination.kind === 'webhook') {
     return {

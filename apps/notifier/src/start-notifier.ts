@@ -1,7 +1,9 @@
 import { createLogger, loadConfig, type RunningApp } from '@vigil/config';
 import {
   AuditRetention,
+  FallbackDestinationService,
   SqlAuditLog,
+  SqlUserStore,
   SqlDeliveryStore,
   SqlDigestStore,
   WebhookProviderService,
@@ -23,6 +25,8 @@ import { TargetConcurrencyLimits } from './target-concurrency-limits';
 import { digestDelivery } from './digest-delivery';
 import { DigestCloser } from './digest-closer';
 import { EmailSender } from './email-sender';
+import { EndpointHealthMonitor } from './endpoint-health-monitor';
+import { FallbackSweeper } from './fallback-sweeper';
 import { ProviderDirectory } from './provider-directory';
 import { WebhookSender } from './webhook-sender';
 
@@ -30,6 +34,9 @@ const POLL_INTERVAL_MS = 250;
 const SMTP_SEND_BOUND_MS = 60_000;
 const LAG_REFRESH_MS = 10_000;
 const BACKLOG_REFRESH_MS = 15_000;
+/** Dead deliveries wake the fallback sweep at once; this is its safety net. */
+const FALLBACK_SWEEP_MS = 5_000;
+const HEALTH_SWEEP_MS = 10_000;
 
 /**
  * The notifier: notification commands in, deliveries in Postgres, webhooks and emails out.
@@ -105,7 +112,29 @@ export async function startNotifier(
     password: settings.SMTP_PASSWORD,
     from: settings.SMTP_FROM,
   });
-  const pool = new DeliveryWorkerPool({
+  const fallbacks = new FallbackSweeper({
+    sql,
+    fallbacks: new FallbackDestinationService(sql),
+    providers,
+    appUrl: settings.APP_URL,
+    intervalMs: FALLBACK_SWEEP_MS,
+    onCreated: () => pool.wake(),
+    logger,
+  });
+  const health = new EndpointHealthMonitor({
+    sql,
+    providers,
+    users: new SqlUserStore(sql),
+    rules: {
+      failingForMs: settings.NOTIFIER_DISABLE_AFTER_FAILING_FOR,
+      deadInARow: settings.NOTIFIER_DISABLE_AFTER_DEAD_IN_A_ROW,
+    },
+    appUrl: settings.APP_URL,
+    intervalMs: HEALTH_SWEEP_MS,
+    onNoticesQueued: () => pool.wake(),
+    logger,
+  });
+  const pool: DeliveryWorkerPool = new DeliveryWorkerPool({
     store,
     senders: { webhook: (d) => webhooks.send(d), email: (d) => emails.send(d) },
     concurrency: settings.NOTIFIER_CONCURRENCY,
@@ -131,7 +160,14 @@ export async function startNotifier(
     },
     pollIntervalMs: POLL_INTERVAL_MS,
     logger,
-    observer: instruments,
+    observer: {
+      attempted: (channel, outcome, seconds) => instruments.attempted(channel, outcome, seconds),
+      finished: (channel, status) => {
+        instruments.finished(channel, status);
+        if (status === 'dead') fallbacks.wake();
+      },
+      digestSent: () => instruments.digestSent(),
+    },
     heartbeat: ops.loop('delivery worker pool'),
   });
   const closer = new DigestCloser({
@@ -174,6 +210,8 @@ export async function startNotifier(
 
   pool.start();
   closer.start();
+  fallbacks.start();
+  health.start();
   // The notifier is the long-running background worker of every deployment (the web app may
   // not run at all, or scale to zero): it purges the audit log past its retention, daily.
   retention.start();
@@ -190,7 +228,13 @@ export async function startNotifier(
       // The database loops first, together: each ends its round, and a step below that fails
       // or hangs on a server that is gone (Kafka) must not leave them running. Deliveries the
       // consumer still creates stay pending in the outbox for the next start.
-      await Promise.all([pool.stop(), closer.stop(), retention.stop()]);
+      await Promise.all([
+        pool.stop(),
+        closer.stop(),
+        retention.stop(),
+        fallbacks.stop(),
+        health.stop(),
+      ]);
       await ops.stop();
       await consumer.stop();
       webhooks.close();

@@ -59,6 +59,16 @@ export class WebhookSender {
         failure: 'refused',
       };
     }
+    if (provider.disabled) {
+      // Disabled after this delivery was queued: it stays recoverable as a dead delivery.
+      return {
+        ok: false,
+        statusCode: null,
+        error: 'The webhook provider is disabled',
+        permanent: true,
+        failure: 'refused',
+      };
+    }
     const { destination } = provider;
     let url: URL;
     try {

@@ -239,6 +239,11 @@ const sections = {
     // How long after a batch window ends its digest is sent, for late entries to arrive.
     NOTIFIER_DIGEST_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
     NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
+    // Endpoint health: a provider is disabled when every attempt to it has failed for this long
+    // (0s: never), or when this many of its deliveries in a row died after their last retry
+    // (0: never). Admins are emailed and shown a banner; enabling it offers "recover".
+    NOTIFIER_DISABLE_AFTER_FAILING_FOR: duration.default(72 * 3_600_000),
+    NOTIFIER_DISABLE_AFTER_DEAD_IN_A_ROW: z.coerce.number().int().min(0).default(20),
     // Host names and CIDR ranges allowed as webhook targets even when not public.
     NOTIFIER_WEBHOOK_TARGET_ALLOWLIST: z
       .string()

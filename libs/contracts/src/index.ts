@@ -64,7 +64,14 @@ export {
 export { renderDetectionEmail } from './detection-email';
 export { renderDigestEmail, type DigestContent, type DigestLine } from './digest-email';
 export { renderInvestigationEmail } from './investigation-email';
-export { formatUtc, type RenderedEmail } from './rendered-email';
+export {
+  SafeHtml,
+  emailDocument,
+  formatUtc,
+  html,
+  joinHtml,
+  type RenderedEmail,
+} from './rendered-email';
 export {
   detectionUrl,
   formatElapsed,

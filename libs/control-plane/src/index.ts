@@ -295,6 +295,7 @@ export {
   type DigestEntry,
   type DigestGroup,
   type NewDelivery,
+  type SkipCause,
 } from './deliveries/delivery';
 export {
   DEFAULT_RETRY_SCHEDULE,
@@ -310,6 +311,8 @@ export { SqlDigestStore } from './deliveries/sql-digest-store';
 export { SqlDeliveryLog } from './deliveries/sql-delivery-log';
 export { DeliveryError, type DeliveryErrorCode } from './deliveries/delivery-error';
 export { DeliveryService } from './deliveries/delivery.service';
+export { SqlFallbackQueue, type DeadDelivery } from './deliveries/sql-fallback-queue';
+export { insertDeliveries, type InsertedDeliveries } from './deliveries/insert-deliveries';
 
 // Fallback destinations (issue #20)
 export {

@@ -66,3 +66,12 @@ export {
   MAX_SOURCE_FILTER_LENGTH,
   validateSourceFilter,
 } from './validation/validate-source-filter';
+
+// A delivery that died, told to its fallback destination
+export type { DeliveryFailure } from './delivery-failure/delivery-failure';
+export { FAILURE_VIEW_LIMITS, failureView } from './delivery-failure/failure-view';
+export {
+  DELIVERY_FAILED_EVENT_TYPE,
+  renderDeliveryFailure,
+} from './delivery-failure/render-delivery-failure';
+export { renderFailureEmail } from './delivery-failure/render-failure-email';

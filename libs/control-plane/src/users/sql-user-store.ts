@@ -167,6 +167,14 @@ export class SqlUserStore implements UserStore {
     });
   }
 
+  /** The addresses of the admins who can act (not disabled): who hears of a disabled provider. */
+  async activeAdminEmails(): Promise<string[]> {
+    const { rows } = await this.sql.query<{ email: string }>(
+      `SELECT email FROM users WHERE role = 'admin' AND disabled_at IS NULL ORDER BY email`,
+    );
+    return rows.map((row) => row.email);
+  }
+
   async lockById(id: string): Promise<UserRecord | null> {
     if (!UUID.test(id)) return null;
     const { rows } = await this.sql.query<UserRow>(

@@ -17,8 +17,12 @@ export function renderSlack(
   notification: DestinationNotification,
   context: RenderContext,
 ): RenderedBody {
-  const view = viewOf(notification, context.appUrl);
   const newEventCount = notification.subject === 'detection' ? notification.eventCount : 0;
+  return renderSlackView(viewOf(notification, context.appUrl), newEventCount);
+}
+
+/** A view as a Slack message (renderSlack's, and other messages' such as a failed delivery). */
+export function renderSlackView(view: NotificationView, newEventCount: number): RenderedBody {
   const blocks: SlackBlock[] = [
     { type: 'header', text: plain(view.title, SLACK_LIMITS.headerText) },
     { type: 'section', text: plain(bodyText(view), SLACK_LIMITS.sectionText) },

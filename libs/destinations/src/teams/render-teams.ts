@@ -25,8 +25,12 @@ export function renderTeams(
   notification: DestinationNotification,
   context: RenderContext,
 ): RenderedBody {
-  const view = viewOf(notification, context.appUrl);
   const newEventCount = notification.subject === 'detection' ? notification.eventCount : 0;
+  return renderTeamsView(viewOf(notification, context.appUrl), newEventCount);
+}
+
+/** A view as a Teams message (renderTeams's, and other messages' such as a failed delivery). */
+export function renderTeamsView(view: NotificationView, newEventCount: number): RenderedBody {
   const events = view.events.slice(0, TEAMS_RENDER_LIMITS.events);
   for (let shown = events.length; ; shown--) {
     const rendered = jsonBody(teamsMessage(view, events.slice(0, shown), newEventCount));
