@@ -15,6 +15,7 @@ import {
 import { OpenIdConnectClient, SignInThrottle, rateLimitStoreFor } from '@vigil/auth';
 import {
   DeliveryService,
+  FallbackDestinationService,
   UserError,
   createApiTokenService,
   databaseReadiness,
@@ -274,6 +275,7 @@ export async function startWeb(
         notificationSettings: new SqlNotificationSettingsStore(sql),
         webhookProviders,
         deliveries,
+        fallbackDestinations: new FallbackDestinationService(sql),
         signInObserver: signInCounters(ops.signIns()),
         auditLog: audit,
         auditRetentionDays: config.audit.AUDIT_RETENTION_DAYS,

@@ -2,6 +2,7 @@ import { type TrustProxy } from '@vigil/config';
 import {
   type ApiTokenService,
   type DeliveryService,
+  type FallbackDestinationService,
   type NotificationSettingsStore,
   type SessionService,
   type SignInRequestStore,
@@ -53,6 +54,8 @@ export interface WebDependencies {
   readonly notificationSettings: NotificationSettingsStore;
   readonly webhookProviders: WebhookProviderService;
   readonly deliveries: DeliveryService;
+  /** Who receives a delivery that died after its last retry, globally or per detection. */
+  readonly fallbackDestinations: FallbackDestinationService;
   /** The audit log (append-only). */
   readonly auditLog: AuditTrail;
   /** AUDIT_RETENTION_DAYS, as Settings → Audit log says it. */

@@ -23,6 +23,7 @@ import { NotificationSettingsController } from './notifications/notification-set
 import { OneTimeLinkController } from './one-time-links/one-time-link.controller';
 import { CookiePolicy } from './security/cookie-policy';
 import { CsrfMiddleware } from './security/csrf.middleware';
+import { DisabledProvidersMiddleware } from './security/disabled-providers.middleware';
 import { SessionMiddleware } from './security/session.middleware';
 import { FreshSession } from './security/fresh-session';
 import { SIGN_IN_OPTIONS } from './security/sign-in-options';
@@ -82,9 +83,10 @@ export class WebModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    // Session first: the CSRF check needs to know whose token to expect.
+    // Session first: the CSRF check needs to know whose token to expect, and the disabled
+    // providers are looked up for admins only.
     consumer
-      .apply(SessionMiddleware, CsrfMiddleware)
+      .apply(SessionMiddleware, CsrfMiddleware, DisabledProvidersMiddleware)
       .exclude('assets/{*path}')
       .forRoutes('{*path}');
   }

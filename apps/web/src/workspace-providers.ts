@@ -28,6 +28,11 @@ import {
   ResendDelivery,
   RotateWebhookSecret,
   ChangeProviderFilter,
+  ChangeFallbackDestination,
+  DisableWebhookProvider,
+  EnableWebhookProvider,
+  ListDisabledProviders,
+  ShowFallbackDestinations,
   SendTestEvent,
   ShowDetection,
   ShowInvestigation,
@@ -47,7 +52,7 @@ import { type WebDependencies } from './web-dependencies';
 /** The use cases the controllers call, each over the ports it needs. */
 export function workspaceProviders(deps: WebDependencies): Provider[] {
   const { tokens, readModel, notificationSettings: settings, webhookProviders, deliveries } = deps;
-  const { users, auditLog } = deps;
+  const { users, auditLog, fallbackDestinations: fallbacks } = deps;
   const links = new AccountLinks({ appUrl: deps.appUrl, mailer: deps.mailer });
   const outcomes = new SignInOutcomes(auditLog, deps.signInLog, deps.signInObserver);
   const provider = deps.singleSignOn?.provider ?? null;
@@ -95,6 +100,14 @@ export function workspaceProviders(deps: WebDependencies): Provider[] {
     [RotateWebhookSecret, () => new RotateWebhookSecret(webhookProviders)],
     [ChangeProviderFilter, () => new ChangeProviderFilter(webhookProviders)],
     [DeleteWebhookProvider, () => new DeleteWebhookProvider(webhookProviders)],
+    [DisableWebhookProvider, () => new DisableWebhookProvider(webhookProviders)],
+    [EnableWebhookProvider, () => new EnableWebhookProvider(webhookProviders)],
+    [ListDisabledProviders, () => new ListDisabledProviders(webhookProviders)],
+    [
+      ShowFallbackDestinations,
+      () => new ShowFallbackDestinations(fallbacks, webhookProviders, readModel),
+    ],
+    [ChangeFallbackDestination, () => new ChangeFallbackDestination(fallbacks, readModel)],
     [ResendDelivery, () => new ResendDelivery(deliveries, webhookProviders)],
     [
       SignInWithPassword,

@@ -38,6 +38,43 @@ function previousSecretStatus(provider: WebhookProviderView): SafeHtml {
   </div>`;
 }
 
+/**
+ * How the endpoint is doing, prominent when it needs attention: disabled (with why, and what
+ * happens to its notifications meanwhile) or failing (since when, how many dead in a row).
+ */
+function healthStatus(provider: WebhookProviderView): SafeHtml {
+  const { disabled, health } = provider;
+  if (disabled !== undefined) {
+    return html`<div class="alert alert-error" role="status" id="provider-health">
+      ${icons.warning}
+      <div>
+        <h2>Disabled at ${timeElement(disabled.at)}: ${disabled.reason}</h2>
+        <p>Its notifications are recorded as skipped until it is enabled.</p>
+      </div>
+    </div>`;
+  }
+  if (health.failingSince === null) return html``;
+  return html`<div class="alert alert-warning" role="status" id="provider-health">
+    ${icons.warning}
+    <div>
+      <h2>${healthSummary(provider)}</h2>
+      <p>
+        Every attempt has failed since then. If it goes on, the notifier disables the provider and
+        its notifications are recorded as skipped.
+      </p>
+    </div>
+  </div>`;
+}
+
+/** The health in a few words, for the details. */
+function healthSummary(provider: WebhookProviderView): string {
+  const { disabled, health } = provider;
+  if (disabled !== undefined) return `Disabled since ${formatDate(disabled.at)}`;
+  if (health.failingSince === null) return 'Healthy';
+  const dead = health.deadInARow === 1 ? '1 dead' : `${health.deadInARow} dead`;
+  return `Failing since ${formatDate(health.failingSince)}, ${dead} in a row`;
+}
+
 function attemptsList(attempts: readonly DeliveryAttempt[]): SafeHtml {
   if (attempts.length === 0) return html`<span class="muted">No attempt yet</span>`;
   return html`<ol class="attempts">
@@ -97,7 +134,7 @@ export function providerPage(
             ? kindLabel(provider.kind)
             : `${kindLabel(provider.kind)} · ${destinationLabel(provider.destination)}`,
       })}
-      ${notice(message)}
+      ${notice(message)} ${healthStatus(provider)}
       <section class="card" aria-labelledby="provider-heading">
         <div class="card-header"><h2 id="provider-heading">Provider</h2></div>
         <div class="card-body">
@@ -108,6 +145,8 @@ export function providerPage(
             <dd>${kindLabel(provider.kind)}</dd>
             <dt>Sends</dt>
             <dd>${destinationLabel(provider.destination)}</dd>
+            <dt>Health</dt>
+            <dd>${healthSummary(provider)}</dd>
             <dt>Receives</dt>
             <dd>${describeFilter(provider.filter)}</dd>
             ${provider.pagerDuty && pagerDutyDetails(provider.pagerDuty)}
@@ -133,6 +172,12 @@ export function providerPage(
               html`<a class="button" href="${path}/rotate">Rotate secret</a>`
             }
             <a class="button" href="${path}/filter">Edit filter</a>
+            ${
+              provider.disabled === undefined
+                ? html`<a class="button" href="${path}/enable">Recover deliveries…</a>
+                    <a class="button button-subtle-danger" href="${path}/disable">Disable…</a>`
+                : html`<a class="button" href="${path}/enable">Enable…</a>`
+            }
             <a
               class="button button-subtle-danger"
               href="${path}/delete"
@@ -148,7 +193,7 @@ export function providerPage(
           <p>
             The newest first, with every attempt. The notifier sends pending deliveries; while it is
             not running they stay Pending. A Dead delivery used up its retries and can be resent; a
-            Skipped one was held back by the provider’s filter.
+            Skipped one was held back by the provider’s filter or while the provider was disabled.
           </p>
         </div>
         ${

@@ -3,6 +3,8 @@ import { WebhookProviderError, type AuditContext } from '@vigil/control-plane';
 import {
   ChangeProviderFilter,
   DeleteWebhookProvider,
+  DisableWebhookProvider,
+  EnableWebhookProvider,
   FindWebhookProvider,
   ResendDelivery,
   RotateWebhookSecret,
@@ -16,6 +18,9 @@ import { AuditedBy } from '../security/audit-context.decorator';
 import { SignedInGuard } from '../security/signed-in.guard';
 import { SignedInSession, type Viewer } from '../security/signed-in-session.decorator';
 import { confirmProviderPage } from './confirm-provider-page';
+import { disableProviderPage } from './disable-provider-page';
+import { enableFormValuesOf, readEnableForm, recoverSinceOf } from './enable-provider-form';
+import { enableProviderPage } from './enable-provider-page';
 import { INTEGRATIONS_PATH, providerPath } from './integrations-list-page';
 import {
   filterErrorsOf,
@@ -34,7 +39,19 @@ const NOTICES: Readonly<Record<string, string>> = {
   'test-sent': 'Test event queued. Its delivery and every attempt are listed below.',
   resent: 'Delivery queued again with a fresh retry schedule.',
   'filter-changed': 'Filter saved. Notifications decided from now on follow it.',
+  disabled: 'Provider disabled. Its notifications are recorded as skipped until it is enabled.',
+  enabled: 'Provider enabled. Notifications decided from now on are sent to it.',
 };
+
+/** The notice after enabling or recovering, saying how many deliveries were queued again. */
+function recoveredNotice(notice: string, recovered: string | undefined): string | undefined {
+  const count = Number(recovered);
+  if (!Number.isSafeInteger(count) || count < 0) return NOTICES[notice];
+  const queued = `${count} ${count === 1 ? 'delivery' : 'deliveries'} queued again in the order they were created.`;
+  if (notice === 'enabled') return `Provider enabled; ${queued}`;
+  if (notice === 'recovered') return `${queued[0].toUpperCase()}${queued.slice(1)}`;
+  return NOTICES[notice];
+}
 
 /**
  * One webhook provider: its page and deliveries for everyone signed in; test events, secret
@@ -51,6 +68,8 @@ export class WebhookProviderController {
     @Inject(DeleteWebhookProvider) private readonly deleteProvider: DeleteWebhookProvider,
     @Inject(ResendDelivery) private readonly resendDelivery: ResendDelivery,
     @Inject(ChangeProviderFilter) private readonly changeFilter: ChangeProviderFilter,
+    @Inject(DisableWebhookProvider) private readonly disableProvider: DisableWebhookProvider,
+    @Inject(EnableWebhookProvider) private readonly enableProvider: EnableWebhookProvider,
     @Inject(SECRET_OVERLAP_MS) private readonly overlapMs: number,
   ) {}
 
@@ -59,9 +78,11 @@ export class WebhookProviderController {
     @SignedInSession() viewer: Viewer,
     @Param('id') id: string,
     @Query('notice') notice?: string,
+    @Query('recovered') recovered?: string,
   ): Promise<WebResult> {
     const overview = await this.showProvider.execute({ providerId: id });
-    return page(providerPage(viewer, overview, notice === undefined ? undefined : NOTICES[notice]));
+    const message = notice === undefined ? undefined : recoveredNotice(notice, recovered);
+    return page(providerPage(viewer, overview, message));
   }
 
   @Post('test')
@@ -122,6 +143,68 @@ export class WebhookProviderController {
       const provider = await this.findProvider.execute({ providerId: id });
       const errors = filterErrorsOf(error);
       return page(providerFilterPage(viewer, provider, values, errors), httpStatusOf(error));
+    }
+  }
+
+  @Get('disable')
+  @UseGuards(new AdminActionGuard('disable webhook providers'))
+  async confirmDisable(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+  ): Promise<WebResult> {
+    const provider = await this.findProvider.execute({ providerId: id });
+    return page(disableProviderPage(viewer, provider));
+  }
+
+  @Post('disable')
+  @UseGuards(new AdminActionGuard('disable webhook providers'))
+  async disable(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
+    const reason = typeof body.reason === 'string' ? body.reason : '';
+    await this.disableProvider.execute(
+      { providerId: id, reason, disabledBy: viewer.session.user.email },
+      audit,
+    );
+    return redirect(`${providerPath({ id })}?notice=disabled`);
+  }
+
+  @Get('enable')
+  @UseGuards(new AdminActionGuard('enable webhook providers'))
+  async confirmEnable(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+  ): Promise<WebResult> {
+    const provider = await this.findProvider.execute({ providerId: id });
+    return page(enableProviderPage(viewer, provider, enableFormValuesOf(provider, Date.now())));
+  }
+
+  @Post('enable')
+  @UseGuards(new AdminActionGuard('enable webhook providers'))
+  async enable(
+    @SignedInSession() viewer: Viewer,
+    @Param('id') id: string,
+    @AuditedBy() audit: AuditContext,
+    @Body() body: Record<string, unknown> = {},
+  ): Promise<WebResult> {
+    const values = readEnableForm(body);
+    const before = await this.findProvider.execute({ providerId: id });
+    try {
+      const recoverSince = recoverSinceOf(values);
+      const { recovered } = await this.enableProvider.execute(
+        { providerId: id, recoverSince },
+        audit,
+      );
+      const notice = before.disabled === undefined ? 'recovered' : 'enabled';
+      const count = recoverSince === undefined ? '' : `&recovered=${recovered}`;
+      return redirect(`${providerPath({ id })}?notice=${notice}${count}`);
+    } catch (error) {
+      if (!(error instanceof WebhookProviderError) || error.field !== 'recoverSince') throw error;
+      const refused = enableProviderPage(viewer, before, values, error.message);
+      return page(refused, httpStatusOf(error));
     }
   }
 

@@ -1,9 +1,11 @@
 import {
   DeliveryError,
+  FallbackError,
   TokenError,
   UserError,
   WebhookProviderError,
   type DeliveryErrorCode,
+  type FallbackErrorCode,
   type TokenErrorCode,
   type UserErrorCode,
   type WebhookProviderErrorCode,
@@ -59,6 +61,7 @@ const SIGN_IN: Readonly<Record<SignInErrorCode, number>> = {
   oidc_identity_conflict: 409,
   user_disabled: 403,
 };
+const FALLBACK: Readonly<Record<FallbackErrorCode, number>> = { invalid_request: 422 };
 const DELIVERY: Readonly<Record<DeliveryErrorCode, number>> = { not_found: 404, not_dead: 409 };
 
 /**
@@ -72,6 +75,7 @@ export function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof UserError) return USER[error.code];
   if (error instanceof WebhookProviderError) return PROVIDER[error.code];
   if (error instanceof DeliveryError) return DELIVERY[error.code];
+  if (error instanceof FallbackError) return FALLBACK[error.code];
   if (error instanceof SignInError) return SIGN_IN[error.code];
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { type ActiveSession } from '@vigil/control-plane';
+import { type ActiveSession, type WebhookProviderView } from '@vigil/control-plane';
 import { SignInRequiredException } from './web-exceptions';
 import { type WebRequest } from './web-request';
 
@@ -7,6 +7,8 @@ import { type WebRequest } from './web-request';
 export interface Viewer {
   readonly session: ActiveSession;
   readonly csrfToken: string;
+  /** Admins only: the providers disabled now, which every page warns about. */
+  readonly disabledProviders?: readonly WebhookProviderView[];
 }
 
 /**
@@ -17,6 +19,10 @@ export const SignedInSession = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Viewer => {
     const req = context.switchToHttp().getRequest<WebRequest>();
     if (req.auth === undefined) throw new SignInRequiredException();
-    return { session: req.auth, csrfToken: req.csrfToken };
+    return {
+      session: req.auth,
+      csrfToken: req.csrfToken,
+      disabledProviders: req.disabledProviders,
+    };
   },
 );

@@ -3,6 +3,7 @@ import { html, type SafeHtml } from '@vigil/http';
 import { ASSETS } from '../assets/assets';
 import { type Viewer } from '../security/signed-in-session.decorator';
 import { csrfField } from './csrf-field';
+import { disabledProvidersBanner } from './disabled-providers-banner';
 import { icons } from './icons';
 import { navigationFor, type TabItem } from './navigation';
 
@@ -89,7 +90,9 @@ export function appPage(viewer: Viewer, options: PageOptions, content: SafeHtml)
           </div>
         </header>
         <main id="main" class="content" tabindex="-1">
-          <div class="page">${content}</div>
+          <div class="page">
+            ${disabledProvidersBanner(viewer.disabledProviders ?? [])}${content}
+          </div>
         </main>
       </div>`,
     options.head,

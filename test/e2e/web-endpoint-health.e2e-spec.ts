@@ -1,0 +1,209 @@
+import type { Page } from 'playwright-core';
+import {
+  SqlAuditLog,
+  SqlDeliveryStore,
+  WebhookProviderService,
+  operatorActor,
+  type WebhookProviderView,
+} from '@vigil/control-plane';
+import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
+import { startWebHarness, type WebHarness } from '../support/web-harness';
+
+jest.setTimeout(180_000);
+
+const PATH = '/settings/integrations';
+const NOTIFIER = { actor: operatorActor('notifier') };
+
+/**
+ * Endpoint health in the browser: a provider the notifier disabled is announced to admins on
+ * every page (not to members) and on its own page with the reason; an admin enables it again,
+ * recovering its deliveries, or disables one by hand. Every change is for admins only, on the
+ * server, and needs its form's token.
+ */
+describe('web application: endpoint health', () => {
+  let harness: WebHarness;
+  let providers: WebhookProviderService;
+  let soar: WebhookProviderView;
+
+  beforeAll(async () => {
+    harness = await startWebHarness({ env: { NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+    providers = new WebhookProviderService(harness.sql, {
+      policy: { allowPrivate: true, allowlist: [] },
+    });
+    ({ provider: soar } = await providers.enroll({
+      name: 'SOAR <prod>',
+      kind: 'custom',
+      url: 'http://127.0.0.1:9/soar',
+    }));
+    // Two notifications waiting to be sent when the notifier gives up on the endpoint.
+    await harness.sql.transaction((tx) =>
+      new SqlDeliveryStore(harness.sql).insert(
+        tx,
+        ['44444444-4444-4444-8444-444444444441', '44444444-4444-4444-8444-444444444442'].map(
+          (id, i) => ({
+            id,
+            notificationId: `n-${i}`,
+            kind: 'detection' as const,
+            channel: 'webhook' as const,
+            target: soar.id,
+            subjectId: 'det-default',
+            payload: {},
+          }),
+        ),
+      ),
+    );
+    await providers.disable(soar.id, 'Every attempt failed for 72 hours', NOTIFIER);
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  const submit = (page: Page, name: string) =>
+    navigateBy(page, () => page.getByRole('button', { name }).click());
+
+  /** A form post from the page's own origin, with the given fields; resolves to its status. */
+  const post = (page: Page, path: string, fields: Record<string, string>) =>
+    page.evaluate(
+      `fetch('${path}', {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(${JSON.stringify(fields)}),
+      }).then((r) => r.status)`,
+    );
+
+  it('announces a disabled provider to admins on every page, not to members', async () => {
+    for (const width of [1280, 800]) {
+      const page = await harness.signedIn(harness.admin, { width });
+      for (const path of ['/u/detections', '/settings/members']) {
+        await page.goto(`${harness.url}${path}`);
+        const banner = page.locator('#disabled-providers');
+        await expect(banner.getAttribute('role')).resolves.toBe('status');
+        const text = await banner.innerText();
+        expect(text).toContain('SOAR <prod> was disabled at');
+        expect(text).toContain('Every attempt failed for 72 hours');
+        expect(await banner.isVisible()).toBe(true);
+      }
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await screenshot(page, 'endpoint-health-banner');
+      await navigateBy(page, () => page.getByRole('link', { name: 'Review SOAR <prod>' }).click());
+      expect(page.url()).toBe(`${harness.url}${PATH}/${soar.id}`);
+      await page.close();
+    }
+    const member = await harness.signedIn(harness.member);
+    await member.goto(`${harness.url}/u/detections`);
+    expect(await member.locator('#disabled-providers').count()).toBe(0);
+    await member.goto(`${harness.url}${PATH}/${soar.id}`);
+    expect(await member.locator('#disabled-providers').count()).toBe(0);
+    await member.close();
+  });
+
+  it('shows why a provider is disabled on its page, and its deliveries as skipped meanwhile', async () => {
+    for (const width of [1280, 800]) {
+      const page = await harness.signedIn(harness.admin, { width });
+      await page.goto(`${harness.url}${PATH}/${soar.id}`);
+      const health = await page.locator('#provider-health').innerText();
+      expect(health).toMatch(/Disabled at .* UTC: Every attempt failed for 72 hours/);
+      expect(health).toContain('Its notifications are recorded as skipped until it is enabled.');
+      const row = page.locator('tr[data-delivery-id="44444444-4444-4444-8444-444444444441"]');
+      expect(await row.innerText()).toContain('Skipped while the provider was disabled');
+      expect(await page.getByRole('link', { name: 'Enable…' }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Disable…' }).count()).toBe(0);
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await screenshot(page, 'endpoint-health-provider-disabled');
+      await page.close();
+    }
+  });
+
+  it('refuses a recovery time in the future on its field, and enables nothing', async () => {
+    for (const width of [1280, 800]) {
+      const page = await harness.signedIn(harness.admin, { width });
+      await page.goto(`${harness.url}${PATH}/${soar.id}`);
+      await navigateBy(page, () => page.getByRole('link', { name: 'Enable…' }).click());
+      await page.getByRole('radio', { name: 'Enable and recover' }).check();
+      await page.getByLabel('Recover deliveries created since (UTC)').fill('2999-01-01T00:00');
+      const response = await submit(page, 'Enable provider');
+      expect(response.status()).toBe(422);
+      await expect(page.locator('#since-error').textContent()).resolves.toContain(
+        'the time is in the future',
+      );
+      const since = page.getByLabel('Recover deliveries created since (UTC)');
+      await expect(since.getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(since.inputValue()).resolves.toBe('2999-01-01T00:00');
+      // The choice made is kept, and the summary's link takes the keyboard to the field.
+      expect(await page.getByRole('radio', { name: 'Enable and recover' }).isChecked()).toBe(true);
+      await page.locator('#error-summary a[href="#since"]').focus();
+      await page.keyboard.press('Enter');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('since');
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await screenshot(page, 'endpoint-health-enable-refused');
+      await page.close();
+    }
+    expect((await providers.listDisabled()).map((p) => p.id)).toEqual([soar.id]);
+  });
+
+  it('enables the provider and recovers its deliveries, audited', async () => {
+    const page = await harness.signedIn(harness.admin, { width: 800 });
+    await page.goto(`${harness.url}${PATH}/${soar.id}/enable`);
+    // Recovering starts, unless changed, from when the provider was disabled.
+    const since = page.getByLabel('Recover deliveries created since (UTC)');
+    expect(await since.inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    await page.getByRole('radio', { name: 'Enable and recover' }).check();
+    await since.fill('2020-01-01T00:00');
+    await screenshot(page, 'endpoint-health-enable');
+    await submit(page, 'Enable provider');
+    expect(page.url()).toContain(`${PATH}/${soar.id}?notice=enabled`);
+    expect(await page.getByRole('status').first().innerText()).toContain(
+      'Provider enabled; 2 deliveries queued again in the order they were created.',
+    );
+    expect(await page.locator('#disabled-providers').count()).toBe(0);
+    expect(await page.locator('#provider-health').count()).toBe(0);
+    const { events } = await new SqlAuditLog(harness.sql).list({ action: 'deliveries.recovered' });
+    expect(events[0]).toMatchObject({
+      actor: { type: 'user', label: harness.admin.email },
+      target: { id: soar.id },
+      details: { since: '2020-01-01T00:00:00.000Z', recovered: 2 },
+    });
+    expect(await providers.listDisabled()).toEqual([]);
+    await page.close();
+  });
+
+  it('disables a provider by hand, saying who did when no reason is given', async () => {
+    const page = await harness.signedIn(harness.admin, { width: 1280 });
+    await page.goto(`${harness.url}${PATH}/${soar.id}`);
+    await navigateBy(page, () => page.getByRole('link', { name: 'Disable…' }).click());
+    await screenshot(page, 'endpoint-health-disable');
+    await submit(page, 'Disable provider');
+    expect(page.url()).toContain('?notice=disabled');
+    expect(await page.locator('#provider-health').innerText()).toContain(
+      `Disabled by ${harness.admin.email}`,
+    );
+    const { events } = await new SqlAuditLog(harness.sql).list({ action: 'provider.disabled' });
+    expect(events[0]).toMatchObject({
+      actor: { type: 'user', label: harness.admin.email },
+      details: { reason: `Disabled by ${harness.admin.email}` },
+    });
+    await page.close();
+  });
+
+  it('keeps disabling and enabling for admins only, and never without the form token', async () => {
+    const member = await harness.signedIn(harness.member);
+    for (const action of ['enable', 'disable']) {
+      const shown = await member.goto(`${harness.url}${PATH}/${soar.id}/${action}`);
+      expect(shown?.status()).toBe(403);
+    }
+    await member.goto(`${harness.url}${PATH}/${soar.id}`);
+    expect(await member.getByRole('link', { name: /Enable…|Disable…|Recover/ }).count()).toBe(0);
+    const csrf = await member.locator('input[name="_csrf"]').first().inputValue();
+    await expect(post(member, `${PATH}/${soar.id}/enable`, { _csrf: csrf })).resolves.toBe(403);
+    await expect(post(member, `${PATH}/${soar.id}/disable`, { _csrf: csrf })).resolves.toBe(403);
+    await member.close();
+
+    const admin = await harness.signedIn(harness.admin);
+    await admin.goto(`${harness.url}${PATH}/${soar.id}`);
+    await expect(post(admin, `${PATH}/${soar.id}/enable`, { recover: 'no' })).resolves.toBe(403);
+    await admin.close();
+    expect((await providers.listDisabled()).map((p) => p.id)).toEqual([soar.id]);
+  });
+});
