@@ -133,6 +133,33 @@ describe('dryRunDetection', () => {
     ]);
   });
 
+  it('marks a disabled provider, ahead of its filter, while the others are sent to', () => {
+    const providers: DryRunProvider[] = [
+      { id: 'tines', name: 'Tines' },
+      {
+        id: 'slack',
+        name: 'Slack',
+        disabledAt: T0 - 1_000,
+        filter: { subjects: 'all', minRiskScore: 9, sources: [] },
+      },
+    ];
+    const run = dryRunDetection(
+      stateWith(1),
+      settings({ webhookProviderIds: ['tines', 'slack'] }),
+      providers,
+      T0,
+    );
+    expect(run.webhook.targets).toEqual([
+      { id: 'tines', name: 'Tines', reason: null },
+      { id: 'slack', name: 'Slack', reason: { code: 'provider_disabled', since: T0 - 1_000 } },
+    ]);
+    expect(
+      describeDryRunReason({ code: 'provider_disabled', since: Date.UTC(2024, 4, 1, 10) }),
+    ).toBe(
+      'This provider has been disabled since 2024-05-01 10:00:00 UTC: the notification would be recorded as skipped, and sent if an admin enables it with recover.',
+    );
+  });
+
   it("marks a provider whose filter holds the notification back, with its filter's reason", () => {
     // Events 1..3 score 0.1 to 0.3 and come from okta.
     const providers: DryRunProvider[] = [

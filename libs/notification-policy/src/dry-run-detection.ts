@@ -20,6 +20,8 @@ export interface DryRunProvider {
   name: string;
   /** Which notifications it receives; absent for every one. */
   filter?: ProviderFilter;
+  /** Set while the provider is disabled (endpoint health): when, for the reason's words. */
+  disabledAt?: number;
 }
 
 /**
@@ -27,7 +29,11 @@ export interface DryRunProvider {
  * decision engine's own (ChannelSkip); a target's reasons come after its channel fires. Each
  * code has its words in describeDryRunReason.
  */
-export type DryRunReason = ChannelSkip | { code: 'provider_not_enrolled' } | FilterSkip;
+export type DryRunReason =
+  | ChannelSkip
+  | { code: 'provider_not_enrolled' }
+  | { code: 'provider_disabled'; since: number }
+  | FilterSkip;
 
 /** When a firing channel's notification leaves. */
 export type DryRunWhen = { kind: 'immediately' } | { kind: 'window_close'; at: number };
@@ -92,6 +98,13 @@ export function dryRunDetection(
       const provider = enrolled.get(id);
       if (provider === undefined) {
         return { id, name: null, reason: channelReason ?? { code: 'provider_not_enrolled' } };
+      }
+      if (channelReason === null && provider.disabledAt !== undefined) {
+        return {
+          id,
+          name: provider.name,
+          reason: { code: 'provider_disabled', since: provider.disabledAt },
+        };
       }
       const filtered =
         decision && provider.filter
@@ -180,6 +193,8 @@ export function describeDryRunReason(reason: DryRunReason): string {
       return `The event count (${reason.count}) does not exceed the threshold (${reason.threshold}).`;
     case 'provider_not_enrolled':
       return 'This provider is no longer enrolled: nothing is sent to it.';
+    case 'provider_disabled':
+      return `This provider has been disabled since ${formatUtc(reason.since)}: the notification would be recorded as skipped, and sent if an admin enables it with recover.`;
     case 'filtered_subject':
     case 'filtered_risk_score':
     case 'filtered_source':

@@ -127,7 +127,12 @@ export class PreviewDetectionNotifications {
     const dryRun = dryRunDetection(
       recorded.snapshot,
       effective.settings,
-      providers.map(({ id, name, filter }) => ({ id, name, filter })),
+      providers.map(({ id, name, filter, disabled }) => ({
+        id,
+        name,
+        filter,
+        ...(disabled === undefined ? {} : { disabledAt: disabled.at.getTime() }),
+      })),
       now,
     );
     return {
