@@ -68,6 +68,26 @@ describe('planDeliveries', () => {
     expect(deliveries[1].payload).toMatchObject({ delivery: { id: deliveries[1].id } });
   });
 
+  it("records a disabled provider's delivery as skipped while disabled, ahead of its filter", () => {
+    const decision = aWebhookDecision({ providerIds: ['on', 'off'], maxRiskScore: 1 });
+    const providers = new Map([
+      ['on', provider('on')],
+      [
+        'off',
+        {
+          ...provider('off'),
+          disabled: true,
+          filter: { ...NO_PROVIDER_FILTER, minRiskScore: 7 },
+        },
+      ],
+    ]);
+    const { deliveries } = planDeliveries(commandOf(decision), providers, APP);
+    expect(deliveries.map((d) => [d.target, d.skippedBecause, d.skipCause])).toEqual([
+      ['on', undefined, undefined],
+      ['off', 'Provider disabled', 'disabled'],
+    ]);
+  });
+
   it('derives the same ids from a replayed command', () => {
     const command = commandOf(anEmailDecision({ recipients: ['soc@example.com'] }));
     const again = planDeliveries(command, new Map(), APP);
