@@ -202,6 +202,9 @@ export async function startNotifier(
   ops.refreshEvery('delivery backlog', BACKLOG_REFRESH_MS, async () =>
     instruments.backlog(await store.countBacklog()),
   );
+  ops.refreshEvery('disabled providers', BACKLOG_REFRESH_MS, async () =>
+    instruments.providersDisabled((await providers.listDisabled()).length),
+  );
   ops.dependsOn([
     ...log.readinessChecks({ schemaRegistry: false }),
     databaseReadiness(sql),

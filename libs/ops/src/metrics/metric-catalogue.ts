@@ -61,6 +61,7 @@ export class MetricCatalogue {
   readonly notifierDeliveriesDue: Gauge<'app'>;
   readonly notifierDeliveriesInFlight: Gauge<'app'>;
   readonly notifierDeadDeliveries: Gauge<'app'>;
+  readonly notifierProvidersDisabled: Gauge<'app'>;
   readonly notifierDigestsSent: Counter<'app'>;
 
   readonly httpRequestDuration: Histogram<'app' | 'route' | 'method' | 'status'>;
@@ -151,6 +152,11 @@ export class MetricCatalogue {
     this.notifierDeadDeliveries = this.gauge(
       'vigil_notifier_dead_deliveries',
       'Deliveries currently dead: retries exhausted and not resent (from the database, refreshed in the background)',
+      labels(),
+    );
+    this.notifierProvidersDisabled = this.gauge(
+      'vigil_notifier_providers_disabled',
+      'Webhook providers disabled now, by their health rules or an admin: their notifications are skipped (from the database, refreshed in the background)',
       labels(),
     );
     this.notifierDigestsSent = this.counter(

@@ -42,7 +42,7 @@ export class NotifierInstruments {
     this.catalogue.notifierDeliveries.inc({ app: this.app, channel, status });
   }
 
-  /** Deliveries recorded as skipped by their provider's filter (webhooks only have filters). */
+  /** Deliveries recorded as skipped: by their provider's filter, or the provider disabled. */
   skipped(count: number): void {
     if (!this.enabled || count === 0) return;
     this.catalogue.notifierDeliveries.inc(
@@ -61,6 +61,12 @@ export class NotifierInstruments {
     if (!this.enabled) return;
     this.catalogue.notifierDeliveriesDue.set({ app: this.app }, counts.due);
     this.catalogue.notifierDeadDeliveries.set({ app: this.app }, counts.dead);
+  }
+
+  /** How many providers are disabled, as last counted. */
+  providersDisabled(count: number): void {
+    if (!this.enabled) return;
+    this.catalogue.notifierProvidersDisabled.set({ app: this.app }, count);
   }
 
   /** Reads the deliveries being sent at every scrape; returns how to stop. */
