@@ -48,9 +48,7 @@ export class FallbackDestinationService {
    * subjects without one are left out. Null subjects (digests) and investigations get the
    * global one.
    */
-  async resolve(
-    subjectIds: readonly (string | null)[],
-  ): Promise<{
+  async resolve(subjectIds: readonly (string | null)[]): Promise<{
     global: FallbackDestinationView | null;
     bySubject: Map<string, FallbackDestinationView>;
   }> {
@@ -73,7 +71,7 @@ export class FallbackDestinationService {
   }
 
   /** Sets (or, with nothing entered, removes) a detection's own destination. */
-  setForDetection(
+  async setForDetection(
     detectionId: string,
     input: FallbackDestinationInput,
     audit: AuditContext,

@@ -25,7 +25,8 @@ export class SqlFallbackStore {
 
   /**
    * The destinations of these scopes that exist. A deleted provider is left out of its
-   * destination (its recipients still apply).
+   * destination (its recipients still apply); one left with nothing is left out altogether, so
+   * a detection whose own provider was deleted falls back to the global destination.
    */
   async findAll(scopes: readonly string[]): Promise<Map<string, FallbackDestinationView>> {
     if (scopes.length === 0) return new Map();
@@ -33,7 +34,7 @@ export class SqlFallbackStore {
       `SELECT f.scope, p.id AS provider_id, p.name AS provider_name, f.recipients, f.updated_at
        FROM fallback_destinations f
        LEFT JOIN webhook_providers p ON p.id = f.provider_id AND p.deleted_at IS NULL
-       WHERE f.scope = ANY($1::text[])`,
+       WHERE f.scope = ANY($1::text[]) AND (p.id IS NOT NULL OR cardinality(f.recipients) > 0)`,
       [scopes],
     );
     return new Map(rows.map((row) => [row.scope, toView(row)]));

@@ -32,6 +32,7 @@ describe('WebhookProviderService on PostgreSQL', () => {
       destination: 'webhook',
       url: 'http://127.0.0.1:9/hook',
       filter: { subjects: 'all', minRiskScore: null, sources: [] },
+      health: { failingSince: null, deadInARow: 0 },
       createdAt: expect.any(Date),
       rotatedAt: null,
     });

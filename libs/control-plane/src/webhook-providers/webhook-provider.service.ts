@@ -241,7 +241,8 @@ export class WebhookProviderService {
       const store = new SqlWebhookProviderStore(tx);
       const provider = await store.disable(id, at, reason);
       if (provider === null) return (await store.findLive(id, at)) === null ? 'not_found' : null;
-      const skipped = await skipPendingDeliveries(tx, id, `Provider disabled: ${reason}`);
+      // Deliveries name their provider by its stored (lower-case) id, whatever case was given.
+      const skipped = await skipPendingDeliveries(tx, provider.id, `Provider disabled: ${reason}`);
       await new SqlAuditLog(tx).append({
         action: 'provider.disabled',
         context: audit,
@@ -294,7 +295,7 @@ export class WebhookProviderService {
       }
       let recovered = 0;
       if (recoverSince !== undefined) {
-        recovered = await recoverDeliveries(tx, id, recoverSince);
+        recovered = await recoverDeliveries(tx, changed.provider.id, recoverSince);
         await audits.append({
           action: 'deliveries.recovered',
           context: audit,
