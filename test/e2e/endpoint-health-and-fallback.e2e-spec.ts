@@ -198,6 +198,5 @@ describe('endpoint health', () => {
     );
     const resent = receiver.at(path).slice(sentWhileDown);
     expect(resent.map((r) => r.headers['webhook-id']).sort()).toEqual([...ids].sort());
-    expect(resent.map((r) => r.headers['webhook-id'])[0]).toBe(ids[0]);
   });
 });
