@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
+import { anEventRecord } from '@vigil/contracts';
 import {
+  FallbackDestinationService,
   SqlAuditLog,
   SqlDeliveryStore,
   WebhookProviderService,
@@ -7,23 +9,27 @@ import {
   type WebhookProviderView,
 } from '@vigil/control-plane';
 import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
+import { indexReadModels } from '../support/index-read-models';
 import { startWebHarness, type WebHarness } from '../support/web-harness';
 
 jest.setTimeout(180_000);
 
 const PATH = '/settings/integrations';
 const NOTIFIER = { actor: operatorActor('notifier') };
+const DETECTION = 'det-impossible-travel';
 
 /**
  * Endpoint health in the browser: a provider the notifier disabled is announced to admins on
  * every page (not to members) and on its own page with the reason; an admin enables it again,
- * recovering its deliveries, or disables one by hand. Every change is for admins only, on the
- * server, and needs its form's token.
+ * recovering its deliveries, or disables one by hand; and who is told when a delivery dies,
+ * globally or for one detection. Every change is for admins only, on the server, and needs its
+ * form's token.
  */
 describe('web application: endpoint health', () => {
   let harness: WebHarness;
   let providers: WebhookProviderService;
   let soar: WebhookProviderView;
+  let paging: WebhookProviderView;
 
   beforeAll(async () => {
     harness = await startWebHarness({ env: { NOTIFIER_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
@@ -53,6 +59,12 @@ describe('web application: endpoint health', () => {
       ),
     );
     await providers.disable(soar.id, 'Every attempt failed for 72 hours', NOTIFIER);
+    ({ provider: paging } = await providers.enroll({
+      name: 'Paging',
+      kind: 'custom',
+      url: 'http://127.0.0.1:9/paging',
+    }));
+    await indexReadModels({ events: [anEventRecord({ detection_id: DETECTION })] });
   });
 
   afterAll(async () => {
@@ -187,23 +199,134 @@ describe('web application: endpoint health', () => {
     await page.close();
   });
 
-  it('keeps disabling and enabling for admins only, and never without the form token', async () => {
+  it('refuses a bad recipient of the global fallback on its field, and sets it', async () => {
+    for (const width of [1280, 800]) {
+      const page = await harness.signedIn(harness.admin, { width });
+      await page.goto(`${harness.url}${PATH}`);
+      const card = page.locator('#fallback');
+      expect(await card.innerText()).toContain(
+        'None: a delivery that dies after its last retry is only listed as dead.',
+      );
+      await screenshot(page, 'endpoint-health-fallback-none');
+      await navigateBy(page, () =>
+        page.getByRole('link', { name: 'Change the fallback destination' }).click(),
+      );
+      // A disabled provider is not offered.
+      const offered = await page.getByLabel('Provider').locator('option').allInnerTexts();
+      expect(offered.map((o) => o.trim())).toEqual(['None', 'Paging']);
+      await page.getByLabel('Provider').selectOption({ label: 'Paging' });
+      await page.getByLabel('Recipients').fill('soc@example.com\nnot-an-address');
+      const response = await submit(page, 'Save fallback destination');
+      expect(response.status()).toBe(422);
+      await expect(page.locator('#recipients-error').textContent()).resolves.toContain(
+        '"not-an-address" is not an email address',
+      );
+      await expect(page.getByLabel('Recipients').getAttribute('aria-invalid')).resolves.toBe(
+        'true',
+      );
+      // What was typed and chosen is kept.
+      await expect(page.getByLabel('Provider').inputValue()).resolves.toBe(paging.id);
+      await page.locator('#error-summary a[href="#recipients"]').focus();
+      await page.keyboard.press('Enter');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('recipients');
+      expect(await overflowsHorizontally(page)).toBe(false);
+      await screenshot(page, 'endpoint-health-fallback-refused');
+      await page.close();
+    }
+    const fallbacks = new FallbackDestinationService(harness.sql);
+    expect((await fallbacks.show()).global).toBeNull();
+
+    const page = await harness.signedIn(harness.admin, { width: 800 });
+    await page.goto(`${harness.url}${PATH}/fallback`);
+    await page.getByLabel('Provider').selectOption({ label: 'Paging' });
+    await page.getByLabel('Recipients').fill('soc@example.com, oncall@example.com');
+    await submit(page, 'Save fallback destination');
+    expect(page.url()).toContain(`${PATH}?notice=fallback-changed#fallback`);
+    const text = await page.locator('#fallback').innerText();
+    expect(text).toContain('Fallback destination saved.');
+    expect(text).toContain('Provider Paging and email to soc@example.com, oncall@example.com.');
+    await screenshot(page, 'endpoint-health-fallback-set');
+    expect((await fallbacks.show()).global).toMatchObject({
+      providerId: paging.id,
+      recipients: ['soc@example.com', 'oncall@example.com'],
+    });
+    const { events } = await new SqlAuditLog(harness.sql).list({ action: 'fallback.changed' });
+    expect(events[0]).toMatchObject({ actor: { type: 'user', label: harness.admin.email } });
+    await page.close();
+  });
+
+  it("sets a detection's own fallback, which replaces the global one for it", async () => {
+    const detectionPath = `/u/detections/${DETECTION}`;
+    for (const width of [1280, 800]) {
+      const page = await harness.signedIn(harness.admin, { width });
+      await page.goto(`${harness.url}${detectionPath}`);
+      expect(await page.locator('#fallback').innerText()).toContain(
+        'Uses the global fallback (provider Paging and email to soc@example.com, oncall@example.com).',
+      );
+      await navigateBy(page, () =>
+        page.getByRole('link', { name: 'Change the fallback destination' }).click(),
+      );
+      expect(page.url()).toBe(`${harness.url}${detectionPath}/fallback`);
+      await screenshot(page, 'endpoint-health-fallback-detection');
+      await page.close();
+    }
+    const page = await harness.signedIn(harness.admin, { width: 1280 });
+    await page.goto(`${harness.url}${detectionPath}/fallback`);
+    await page.getByLabel('Recipients').fill('ir-team@example.com');
+    await submit(page, 'Save fallback destination');
+    expect(page.url()).toContain(`${detectionPath}?notice=fallback-changed#fallback`);
+    const text = await page.locator('#fallback').innerText();
+    expect(text).toContain('Fallback destination of this detection saved.');
+    expect(text).toContain('Email to ir-team@example.com.');
+    expect(await overflowsHorizontally(page)).toBe(false);
+    await screenshot(page, 'endpoint-health-fallback-detection-set');
+    const shown = await new FallbackDestinationService(harness.sql).show(DETECTION);
+    expect(shown.detection).toMatchObject({
+      providerId: null,
+      recipients: ['ir-team@example.com'],
+    });
+    // An unknown detection has no fallback page.
+    const missing = await page.goto(`${harness.url}/u/detections/det-nope/fallback`);
+    expect(missing?.status()).toBe(404);
+    await page.close();
+  });
+
+  it('keeps disabling, enabling and fallbacks for admins only, never without the form token', async () => {
     const member = await harness.signedIn(harness.member);
-    for (const action of ['enable', 'disable']) {
-      const shown = await member.goto(`${harness.url}${PATH}/${soar.id}/${action}`);
+    for (const path of [
+      `${PATH}/${soar.id}/enable`,
+      `${PATH}/${soar.id}/disable`,
+      `${PATH}/fallback`,
+      `/u/detections/${DETECTION}/fallback`,
+    ]) {
+      const shown = await member.goto(`${harness.url}${path}`);
       expect(shown?.status()).toBe(403);
     }
+    await member.goto(`${harness.url}${PATH}`);
+    expect(await member.locator('#fallback').innerText()).toContain('Provider Paging');
+    expect(await member.getByRole('link', { name: /Change/ }).count()).toBe(0);
     await member.goto(`${harness.url}${PATH}/${soar.id}`);
     expect(await member.getByRole('link', { name: /Enable…|Disable…|Recover/ }).count()).toBe(0);
     const csrf = await member.locator('input[name="_csrf"]').first().inputValue();
     await expect(post(member, `${PATH}/${soar.id}/enable`, { _csrf: csrf })).resolves.toBe(403);
     await expect(post(member, `${PATH}/${soar.id}/disable`, { _csrf: csrf })).resolves.toBe(403);
+    const recipients = { _csrf: csrf, recipients: 'member@example.com' };
+    await expect(post(member, `${PATH}/fallback`, recipients)).resolves.toBe(403);
+    await expect(post(member, `/u/detections/${DETECTION}/fallback`, recipients)).resolves.toBe(
+      403,
+    );
     await member.close();
 
     const admin = await harness.signedIn(harness.admin);
     await admin.goto(`${harness.url}${PATH}/${soar.id}`);
     await expect(post(admin, `${PATH}/${soar.id}/enable`, { recover: 'no' })).resolves.toBe(403);
+    await expect(post(admin, `${PATH}/fallback`, { recipients: '' })).resolves.toBe(403);
     await admin.close();
     expect((await providers.listDisabled()).map((p) => p.id)).toEqual([soar.id]);
+    const fallbacks = new FallbackDestinationService(harness.sql);
+    expect((await fallbacks.show()).global?.recipients).toEqual([
+      'soc@example.com',
+      'oncall@example.com',
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { AUDIT_RETENTION_DAYS } from './audit-log/audit-retention';
 import { DetectionDeliveriesController } from './detections/detection-deliveries.controller';
 import { DetectionNotificationsController } from './detections/detection-notifications.controller';
 import { DetectionsController } from './detections/detections.controller';
+import { FallbackDestinationController } from './fallback/fallback-destination.controller';
 import { IntegrationsController } from './integrations/integrations.controller';
 import { SECRET_OVERLAP_MS } from './integrations/secret-overlap';
 import { WebhookProviderController } from './integrations/webhook-provider.controller';
@@ -41,8 +42,9 @@ export class WebModule implements NestModule {
   static register(deps: WebDependencies): DynamicModule {
     return {
       module: WebModule,
-      // IntegrationsController before WebhookProviderController, MembersController before
-      // MemberController: `new` is neither a provider id nor a member id.
+      // IntegrationsController and FallbackDestinationController before
+      // WebhookProviderController, MembersController before MemberController: `new` and
+      // `fallback` are not provider ids, `new` is not a member id.
       controllers: [
         AssetsController,
         SignInController,
@@ -55,6 +57,7 @@ export class WebModule implements NestModule {
         InvestigationsController,
         NotificationSettingsController,
         IntegrationsController,
+        FallbackDestinationController,
         WebhookProviderController,
         MembersController,
         MemberController,

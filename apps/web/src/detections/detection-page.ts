@@ -1,9 +1,11 @@
 import { html, type SafeHtml } from '@vigil/http';
-import { type DetectionOverview } from '@vigil/workspace';
+import { type DetectionOverview, type FallbackDestinationsOverview } from '@vigil/workspace';
 import {
   type NotificationSettingsFormErrors,
   type NotificationSettingsFormValues,
 } from '../notifications/notification-settings-form';
+import { fallbackDestinationSection } from '../fallback/fallback-destination-section';
+import { detectionFallbackPath } from '../fallback/fallback-destination-paths';
 import { type Viewer } from '../security/signed-in-session.decorator';
 import { formatDate } from '../views/format-date';
 import { appPage, pageHeader } from '../views/layout';
@@ -34,6 +36,8 @@ const DELIVERY_NOTICES: Readonly<Record<string, string>> = {
 
 export interface DetectionPageModel {
   readonly overview: DetectionOverview;
+  /** Its fallback destination and the global one; the card is left out without it. */
+  readonly fallback?: FallbackDestinationsOverview;
   /** When the page is rendered (epoch ms). */
   readonly now: number;
   /** The `notice` of the redirect that led here. */
@@ -103,6 +107,18 @@ export function detectionPage(viewer: Viewer, model: DetectionPageModel): SafeHt
         csrfToken: viewer.csrfToken,
         now,
         notice: notice === undefined ? undefined : DELIVERY_NOTICES[notice],
-      })}`,
+      })}
+      ${
+        model.fallback &&
+        fallbackDestinationSection({
+          global: model.fallback.global,
+          detection: { own: model.fallback.detection },
+          changeHref: admin ? detectionFallbackPath(detection.id) : undefined,
+          notice:
+            notice === 'fallback-changed'
+              ? 'Fallback destination of this detection saved.'
+              : undefined,
+        })
+      }`,
   );
 }

@@ -1,5 +1,10 @@
 import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
-import { ListDetections, PreviewDetectionNotifications, ShowDetection } from '@vigil/workspace';
+import {
+  ListDetections,
+  PreviewDetectionNotifications,
+  ShowDetection,
+  ShowFallbackDestinations,
+} from '@vigil/workspace';
 import { page, type WebResult } from '../responses/web-result';
 import { SignedInGuard } from '../security/signed-in.guard';
 import { SignedInSession, type Viewer } from '../security/signed-in-session.decorator';
@@ -25,6 +30,7 @@ export class DetectionsController {
     @Inject(ShowDetection) private readonly showDetection: ShowDetection,
     @Inject(PreviewDetectionNotifications)
     private readonly previewNotifications: PreviewDetectionNotifications,
+    @Inject(ShowFallbackDestinations) private readonly showFallbacks: ShowFallbackDestinations,
   ) {}
 
   @Get()
@@ -48,13 +54,17 @@ export class DetectionsController {
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
   ): Promise<WebResult> {
-    const overview = await this.showDetection.execute({
-      detectionId: id,
-      query: text(query.q),
-      eventsCursor: text(query.cursor),
-      usersCursor: text(query.users),
-    });
-    const view = detectionPage(viewer, { overview, now: Date.now(), notice: text(query.notice) });
+    const [overview, fallback] = await Promise.all([
+      this.showDetection.execute({
+        detectionId: id,
+        query: text(query.q),
+        eventsCursor: text(query.cursor),
+        usersCursor: text(query.users),
+      }),
+      this.showFallbacks.execute({ detectionId: id }),
+    ]);
+    const notice = text(query.notice);
+    const view = detectionPage(viewer, { overview, fallback, now: Date.now(), notice });
     return page(view, overview.events.error === undefined ? 200 : 400);
   }
 }

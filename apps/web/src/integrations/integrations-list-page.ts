@@ -1,7 +1,13 @@
-import { type DeliveryView, type WebhookProviderView } from '@vigil/control-plane';
+import {
+  type DeliveryView,
+  type FallbackDestinationView,
+  type WebhookProviderView,
+} from '@vigil/control-plane';
 import { html, type SafeHtml } from '@vigil/http';
 import { type WebhookProviderList } from '@vigil/workspace';
 import { deliveryStatusBadge } from '../deliveries/delivery-status-badge';
+import { GLOBAL_FALLBACK_PATH } from '../fallback/fallback-destination-paths';
+import { fallbackDestinationSection } from '../fallback/fallback-destination-section';
 import { type Viewer } from '../security/signed-in-session.decorator';
 import { dataTable } from '../views/data-table';
 import { formatDate } from '../views/format-date';
@@ -54,8 +60,16 @@ function providerRow(provider: WebhookProviderView, latest: DeliveryView | undef
   </tr>`;
 }
 
-/** Settings → Integrations: the enrolled webhook providers, each with its latest delivery. */
-export function integrationsListPage(viewer: Viewer, list: WebhookProviderList, message?: string) {
+/**
+ * Settings → Integrations: the enrolled webhook providers, each with its latest delivery, and
+ * the global fallback destination.
+ */
+export function integrationsListPage(
+  viewer: Viewer,
+  list: WebhookProviderList,
+  fallback: { readonly global: FallbackDestinationView | null; readonly notice?: string },
+  message?: string,
+) {
   const admin = viewer.session.user.role === 'admin';
   const { providers } = list;
   const enroll = html`<a class="button button-primary" href="${INTEGRATIONS_PATH}/new"
@@ -107,6 +121,11 @@ export function integrationsListPage(viewer: Viewer, list: WebhookProviderList, 
                 rows: providers.map((p) => providerRow(p, list.latest.get(p.id))),
               })
         }
-      </section>`,
+      </section>
+      ${fallbackDestinationSection({
+        global: fallback.global,
+        changeHref: admin ? GLOBAL_FALLBACK_PATH : undefined,
+        notice: fallback.notice,
+      })}`,
   );
 }

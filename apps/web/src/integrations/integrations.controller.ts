@@ -1,6 +1,10 @@
 import { Body, Controller, Get, Inject, Post, Query, UseGuards } from '@nestjs/common';
 import { WebhookProviderError, type AuditContext } from '@vigil/control-plane';
-import { EnrollWebhookProvider, ListWebhookProviders } from '@vigil/workspace';
+import {
+  EnrollWebhookProvider,
+  ListWebhookProviders,
+  ShowFallbackDestinations,
+} from '@vigil/workspace';
 import { httpStatusOf } from '../responses/domain-error-status';
 import { page, redirect, type WebResult } from '../responses/web-result';
 import { AdminActionGuard } from '../security/admin-action.guard';
@@ -20,6 +24,8 @@ import {
 const NOTICES: Readonly<Record<string, string>> = {
   deleted: 'Webhook provider deleted. Vigil no longer sends to it.',
 };
+/** Shown in the fallback destination's card, where the browser lands after saving it. */
+const FALLBACK_NOTICE = 'Fallback destination saved. Deliveries that die from now on go to it.';
 
 /**
  * Settings → Integrations: the webhook providers, for everyone signed in to look at; enrolling
@@ -31,6 +37,7 @@ export class IntegrationsController {
   constructor(
     @Inject(ListWebhookProviders) private readonly listProviders: ListWebhookProviders,
     @Inject(EnrollWebhookProvider) private readonly enrollProvider: EnrollWebhookProvider,
+    @Inject(ShowFallbackDestinations) private readonly showFallbacks: ShowFallbackDestinations,
   ) {}
 
   @Get()
@@ -38,10 +45,15 @@ export class IntegrationsController {
     @SignedInSession() viewer: Viewer,
     @Query('notice') notice?: string,
   ): Promise<WebResult> {
-    const list = await this.listProviders.execute();
-    return page(
-      integrationsListPage(viewer, list, notice === undefined ? undefined : NOTICES[notice]),
-    );
+    const [list, { global }] = await Promise.all([
+      this.listProviders.execute(),
+      this.showFallbacks.execute(),
+    ]);
+    if (notice === 'fallback-changed') {
+      return page(integrationsListPage(viewer, list, { global, notice: FALLBACK_NOTICE }));
+    }
+    const message = notice === undefined ? undefined : NOTICES[notice];
+    return page(integrationsListPage(viewer, list, { global }, message));
   }
 
   @Get('new')

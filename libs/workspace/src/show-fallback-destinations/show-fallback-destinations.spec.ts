@@ -31,6 +31,7 @@ describe('ShowFallbackDestinations', () => {
     await fallbacks.setForDetection('det-1', { providerId: live.id }, anAuditContext());
     const overview = await show.execute({ detectionId: 'det-1' });
     expect(overview.detection?.providerId).toBe(live.id);
+    expect(overview.detectionName).toBe('Detection det-1');
     expect(overview.global).not.toBeNull();
   });
 
