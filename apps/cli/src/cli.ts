@@ -10,6 +10,7 @@ import {
   SqlUnavailableError,
   TokenError,
   UserError,
+  WebhookProviderError,
   createApiTokenService,
   describePermissions,
   type AuditContext,
@@ -21,6 +22,7 @@ import { CreateApiToken, DeleteApiToken, WorkspaceError } from '@vigil/workspace
 import { registerDetectionCommands } from './detection-command';
 import { formatTokenList } from './format';
 import { registerMigrateCommand } from './migrate-command';
+import { PROVIDER_OPTION_OF_FIELD, registerProviderCommands } from './provider-command';
 import { registerSecretsCommands } from './secrets-command';
 import { USER_OPTION_OF_FIELD, registerUserCommands } from './user-command';
 import { withControlPlane } from './with-control-plane';
@@ -175,6 +177,7 @@ function buildProgram(io: CliIo): Command {
   registerAuditCommands(program, io);
   registerSecretsCommands(program, io);
   registerDetectionCommands(program, io);
+  registerProviderCommands(program, io);
   return program;
 }
 
@@ -203,6 +206,14 @@ function describeFailure(error: unknown): { code: number; message: string } {
   }
   if (error instanceof AuditError) {
     return { code: EXIT_USAGE, message: `--${error.field}: ${error.message}` };
+  }
+  if (error instanceof WebhookProviderError) {
+    if (error.code !== 'invalid_request') return { code: EXIT_FAILED, message: error.message };
+    const option = PROVIDER_OPTION_OF_FIELD[error.field ?? ''] ?? error.field;
+    return {
+      code: EXIT_USAGE,
+      message: option === undefined ? error.message : `${option}: ${error.message}`,
+    };
   }
   if (error instanceof SecretOpenError) return { code: EXIT_FAILED, message: error.message };
   if (error instanceof WorkspaceError) return { code: EXIT_FAILED, message: error.message };
