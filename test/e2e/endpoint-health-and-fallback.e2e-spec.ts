@@ -61,7 +61,11 @@ beforeAll(async () => {
   await commands.connect();
 }, 60_000);
 
+/** Deleted at the end: the database is shared with the specs that run after this one. */
+const enrolled: string[] = [];
+
 afterAll(async () => {
+  for (const id of enrolled) await providers?.delete(id).catch(() => undefined);
   await commands?.disconnect();
   await notifier?.stop();
   await sql?.close();
@@ -74,6 +78,7 @@ async function enroll(path: string) {
     { name: `Provider ${path}`, kind: 'custom', url: receiver.url(path) },
     OPERATOR,
   );
+  enrolled.push(provider.id);
   return provider;
 }
 

@@ -238,6 +238,7 @@ async function checkDashboardAndAlerts(prometheus: PrometheusServer): Promise<st
       'VigilDependencyDown',
       'VigilOpsEndpointDown',
       'VigilProcessorAbortingTransactions',
+      'VigilProvidersDisabled',
       'VigilRecordsDeadLettered',
       'VigilServerErrors',
     ].sort(),

@@ -68,6 +68,16 @@ describe('web application: endpoint health', () => {
   });
 
   afterAll(async () => {
+    // The database is shared with the specs that run after this one: no disabled provider
+    // (the banner) and no fallback destination (extra deliveries) is left behind.
+    if (harness) {
+      const fallbacks = new FallbackDestinationService(harness.sql);
+      await fallbacks.setGlobal({}, NOTIFIER);
+      await fallbacks.setForDetection(DETECTION, {}, NOTIFIER);
+      for (const provider of [soar, paging]) {
+        if (provider) await providers.delete(provider.id).catch(() => undefined);
+      }
+    }
     await harness?.stop();
   });
 
