@@ -212,7 +212,11 @@ function describeFailure(error: unknown): { code: number; message: string } {
     const option = PROVIDER_OPTION_OF_FIELD[error.field ?? ''] ?? error.field;
     return {
       code: EXIT_USAGE,
-      message: option === undefined ? error.message : `${option}: ${error.message}`,
+      // The service words a refusal for a form ("Recover since: …"); here the option names it.
+      message:
+        option === undefined
+          ? error.message
+          : `${option}: ${error.message.replace(/^[A-Z][\w ]*: /, '')}`,
     };
   }
   if (error instanceof SecretOpenError) return { code: EXIT_FAILED, message: error.message };

@@ -206,7 +206,7 @@ describe('vigil providers (CLI) on PostgreSQL', () => {
 
     const future = await vigil('providers', 'recover', provider, '--since', '2999-01-01');
     expect(future.code).toBe(EXIT_USAGE);
-    expect(future.stderr).toContain('--since: ');
+    expect(future.stderr).toContain('--since: the time is in the future');
     expect(future.stderr).toContain('in the future');
 
     const noSince = await vigil('providers', 'recover', provider);
