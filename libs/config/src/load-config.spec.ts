@@ -55,6 +55,25 @@ describe('loadConfig', () => {
     ).toBe(16);
   });
 
+  it('reads the endpoint health rules: 3 days and 20 by default, 0 turning a rule off', () => {
+    expect(loadConfig(['notifier'], {}).notifier).toMatchObject({
+      NOTIFIER_DISABLE_AFTER_FAILING_FOR: 72 * 3_600_000,
+      NOTIFIER_DISABLE_AFTER_DEAD_IN_A_ROW: 20,
+    });
+    expect(
+      loadConfig(['notifier'], {
+        NOTIFIER_DISABLE_AFTER_FAILING_FOR: '0',
+        NOTIFIER_DISABLE_AFTER_DEAD_IN_A_ROW: '0',
+      }).notifier,
+    ).toMatchObject({
+      NOTIFIER_DISABLE_AFTER_FAILING_FOR: 0,
+      NOTIFIER_DISABLE_AFTER_DEAD_IN_A_ROW: 0,
+    });
+    expect(() =>
+      loadConfig(['notifier'], { NOTIFIER_DISABLE_AFTER_FAILING_FOR: 'three days' }),
+    ).toThrow(/NOTIFIER_DISABLE_AFTER_FAILING_FOR/);
+  });
+
   it('binds the ops listener to loopback with metrics on, each app on its own default port', () => {
     const { ops } = loadConfig(['ops'], {});
     expect(ops).toMatchObject({ OPS_HOST: '127.0.0.1', VIGIL_METRICS: 'on' });

@@ -7,8 +7,9 @@ type Env = Record<string, string | undefined>;
 
 const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** `24h`, `90m`, `0s`… in milliseconds (the format is checked before). */
+/** `24h`, `90m`, `0s`, `0`… in milliseconds (the format is checked before). */
 function durationMs(text: string): number {
+  if (/^\s*0\s*$/.test(text)) return 0;
   const [, amount, unit] = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(text)!;
   return Number(amount) * DURATION_UNITS_MS[unit as keyof typeof DURATION_UNITS_MS];
 }
@@ -35,7 +36,7 @@ const csv = z
   .pipe(z.array(z.string()).min(1));
 const duration = z
   .string()
-  .regex(/^\s*\d+\s*(ms|s|m|h|d)\s*$/, 'a duration such as 24h, 90m or 0s')
+  .regex(/^\s*(0|\d+\s*(ms|s|m|h|d))\s*$/, 'a duration such as 24h, 90m or 0s')
   .transform(durationMs);
 // Who the client is behind a reverse proxy: false, a hop count, or the proxies' addresses.
 const trustProxy = z
