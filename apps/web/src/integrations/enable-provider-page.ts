@@ -69,7 +69,7 @@ export function enableProviderPage(
                           checked: !values.recover,
                           label: 'Enable only',
                           description:
-                            'Deliveries that died or were skipped stay as they are; they can be resent one by one.',
+                            'Nothing is sent again: dead deliveries can still be resent one by one, and those skipped while it was disabled stay skipped.',
                         })}
                         ${choice({
                           type: 'radio',
