@@ -6,21 +6,13 @@ import {
   anEmailDecision,
   commandOf,
 } from '../../../test/support/notification-commands';
+import { aProviderTarget } from '../../../test/support/provider-targets';
 import { deliveryId, planDeliveries } from './plan-deliveries';
 
 const APP = 'https://vigil.example.com';
 
 function provider(id: string, deleted = false): WebhookProviderTarget {
-  return {
-    id,
-    name: `Provider ${id}`,
-    destination: { kind: 'webhook', url: 'https://hooks.example.com' },
-    url: 'https://hooks.example.com',
-    filter: NO_PROVIDER_FILTER,
-    secret: 'whsec_x',
-    deleted,
-    disabled: false,
-  };
+  return aProviderTarget(id, { deleted });
 }
 
 describe('planDeliveries', () => {

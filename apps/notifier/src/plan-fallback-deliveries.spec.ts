@@ -1,30 +1,11 @@
-import type {
-  DeadDelivery,
-  FallbackDestinationView,
-  WebhookProviderTarget,
-} from '@vigil/control-plane';
-import { NO_PROVIDER_FILTER } from '@vigil/notification-policy';
+import type { DeadDelivery, FallbackDestinationView } from '@vigil/control-plane';
+import { aProviderTarget } from '../../../test/support/provider-targets';
 import { deliveryId } from './plan-deliveries';
 import { fallbackNotificationId, planFallbackDeliveries } from './plan-fallback-deliveries';
 
 const APP = 'https://vigil.example.com';
 
-function provider(
-  id: string,
-  overrides: Partial<WebhookProviderTarget> = {},
-): WebhookProviderTarget {
-  return {
-    id,
-    name: `Provider ${id}`,
-    destination: { kind: 'webhook', url: 'https://hooks.example.com' },
-    url: 'https://hooks.example.com',
-    filter: NO_PROVIDER_FILTER,
-    secret: 'whsec_x',
-    deleted: false,
-    disabled: false,
-    ...overrides,
-  };
-}
+const provider = aProviderTarget;
 
 function dead(overrides: Partial<DeadDelivery> = {}): DeadDelivery {
   return {
