@@ -11,6 +11,7 @@ import { PagerDutyReceiver } from '../../../test/support/pagerduty-receiver';
 import { SlackReceiver } from '../../../test/support/slack-receiver';
 import { TeamsReceiver } from '../../../test/support/teams-receiver';
 import { planDeliveries } from './plan-deliveries';
+import { planFallbackDeliveries } from './plan-fallback-deliveries';
 import { WebhookSender } from './webhook-sender';
 
 /**
@@ -179,5 +180,46 @@ describe('deliveries to Slack, Teams and PagerDuty', () => {
       (plan) => (JSON.parse(plan.get('pagerduty')!.payload) as { dedup_key: string }).dedup_key,
     );
     expect(keys[0]).toBe(keys[1]);
+  });
+
+  it('tells each service of a delivery that died, as a fallback destination, in its format', async () => {
+    const dead = {
+      id: '0f5b3c1e-2d4a-4b6c-8d9e-0a1b2c3d4e5f',
+      notificationId: 'n-dead',
+      kind: 'detection' as const,
+      channel: 'webhook' as const,
+      target: 'soar',
+      subjectId: 'det-1',
+      payload: '{"delivery":{"id":"0f5b3c1e-2d4a-4b6c-8d9e-0a1b2c3d4e5f"}}',
+      attempts: 8,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503: <b>unavailable</b> @channel',
+      diedAt: new Date(Date.UTC(2026, 10, 26, 9)),
+    };
+    const before = [slack.accepted.length, teams.accepted.length, pagerDuty.accepted.length];
+    const send = sender();
+    try {
+      for (const id of ['slack', 'teams', 'pagerduty']) {
+        const [fallback] = planFallbackDeliveries(
+          dead,
+          { scope: '*', providerId: id, providerName: id, recipients: [], updatedAt: new Date() },
+          providers(),
+          APP,
+        );
+        expect(fallback.kind).toBe('fallback');
+        expect(await send.send(claimed(fallback))).toMatchObject({ ok: true });
+      }
+    } finally {
+      send.close();
+    }
+    expect([slack.accepted.length, teams.accepted.length, pagerDuty.accepted.length]).toEqual(
+      before.map((count) => count + 1),
+    );
+    expect(pagerDuty.accepted.at(-1)).toMatchObject({
+      routing_key: ROUTING_KEY,
+      event_action: 'trigger',
+      dedup_key: `vigil-delivery-failed-${dead.id}`,
+      payload: { severity: 'error' },
+    });
   });
 });
