@@ -34,9 +34,17 @@ export class FlexibleTokenRateLimiter implements TokenRateLimiter {
     });
   }
 
-  async consume(tokenId: string): Promise<RateLimitDecision> {
+  consume(tokenId: string): Promise<RateLimitDecision> {
+    return this.consumePoints(tokenId, 1);
+  }
+
+  /**
+   * Spends `points` requests of the token's budget at once (LeasedTokenRateLimiter's lease);
+   * allowed only when all of them fit.
+   */
+  async consumePoints(tokenId: string, points: number): Promise<RateLimitDecision> {
     try {
-      const res = await this.limiter.consume(tokenId);
+      const res = await this.limiter.consume(tokenId, points);
       return {
         allowed: true,
         limit: this.limit,

@@ -18,6 +18,7 @@ export {
   type TokenRateLimiterOptions,
 } from './token-rate-limiter';
 export { FlexibleTokenRateLimiter } from './flexible-token-rate-limiter';
+export { LeasedTokenRateLimiter, type PointsLimiter } from './leased-token-rate-limiter';
 export { RATE_LIMITS_TABLE, rateLimitStoreFor, type RateLimitStore } from './rate-limit-store';
 export { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
 export {
