@@ -11,7 +11,8 @@
  * (10) per side, BENCH_PASSES (3) passes: requests per second, p50 and p99, and the CPU time per
  * request of the API (in a process of its own) and of Elasticsearch.
  *
- *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes)
+ *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes;
+ *                               BENCH_API_NODE_FLAGS adds node flags to the API's process)
  *
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
@@ -174,7 +175,15 @@ async function startApiProcess(
   await new Promise((resolve) => probe.close(resolve));
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register', '-r', 'tsconfig-paths/register', 'apps/api/src/main.ts'],
+    [
+      // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of the API under the load.
+      ...(process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      '-r',
+      'ts-node/register',
+      '-r',
+      'tsconfig-paths/register',
+      'apps/api/src/main.ts',
+    ],
     {
       cwd: `${__dirname}/..`,
       env: { ...env, API_PORT: String(port), TS_NODE_SWC: 'true' },
