@@ -20,6 +20,12 @@ export interface DeliveryPlan {
   digestEntries: DigestEntry[];
 }
 
+/** How a delivery to a disabled provider is recorded: skipped, for "recover" to send later. */
+export const DISABLED_PROVIDER_SKIP = {
+  skippedBecause: 'Provider disabled',
+  skipCause: 'disabled',
+} as const satisfies Pick<NewDelivery, 'skippedBecause' | 'skipCause'>;
+
 /** A delivery's id: derived from what makes it unique, so a replay derives the same id. */
 export function deliveryId(notificationId: string, channel: string, target: string): string {
   return idFromParts('delivery', notificationId, channel, target);
@@ -142,7 +148,7 @@ function webhookDelivery(
   // provider (sent when it is enabled with "recover"), or by the provider's filter (never sent).
   const skip = filterDelivery(notification, provider.filter);
   const skipped = provider.disabled
-    ? { skippedBecause: 'Provider disabled', skipCause: 'disabled' as const }
+    ? DISABLED_PROVIDER_SKIP
     : skip === null
       ? {}
       : { skippedBecause: describeFilterSkip(skip) };

@@ -9,7 +9,12 @@ import {
   renderFailureEmail,
   type DeliveryFailure,
 } from '@vigil/destinations';
-import { deliveryId, normalizeRecipient, type EmailPayload } from './plan-deliveries';
+import {
+  DISABLED_PROVIDER_SKIP,
+  deliveryId,
+  normalizeRecipient,
+  type EmailPayload,
+} from './plan-deliveries';
 
 /** The notification id of a dead delivery's fallback: one per dead delivery, so once. */
 export function fallbackNotificationId(deadDeliveryId: string): string {
@@ -80,9 +85,7 @@ export function planFallbackDeliveries(
       target: provider.id,
       payload: null,
       payloadJson: renderDeliveryFailure(failure, appUrl, provider.destination),
-      ...(provider.disabled
-        ? { skippedBecause: 'Provider disabled', skipCause: 'disabled' as const }
-        : {}),
+      ...(provider.disabled ? DISABLED_PROVIDER_SKIP : {}),
     });
   }
   const email = renderFailureEmail(failure, appUrl);
