@@ -2,7 +2,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import {
-  ApiAuthModule,
+  ApiTokenAccess,
+  SpeculativeReads,
   createTokenRateLimiter,
   rateLimitStoreFor,
   tokenPrincipalOf,
@@ -25,17 +26,31 @@ import { AppOps, type AppStartOptions } from '@vigil/ops';
 import { openEventReadModel } from '@vigil/search';
 import type { ApiDependencies } from './api-dependencies';
 import { ApiModule } from './api.module';
+import { queryRoutes } from './query-routes';
+import { serveQueryRoutes } from './serve-query-routes';
 
 /** Builds the HTTP application around its dependencies; tests use it with their own. */
 export async function createApiApp(deps: ApiDependencies): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(
-    ApiModule.register(deps, ApiAuthModule.forRoot(deps.tokenService)),
-    { bodyParser: false, logger: ['error', 'warn'] },
-  );
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule, {
+    bodyParser: false,
+    logger: ['error', 'warn'],
+  });
   app.use(requestIdMiddleware);
   for (const handler of observeHttpRequests(deps.ops, tokenPrincipalOf)) app.use(handler);
   app.use(requireContentType('application/json'));
   app.use(express.json({ limit: deps.maxBodyBytes, type: 'application/json' }));
+  app.use(
+    serveQueryRoutes({
+      routes: queryRoutes(deps),
+      access: new ApiTokenAccess(deps.tokenService, deps.rateLimiter, {
+        scope: 'detection',
+        level: 'read',
+      }),
+      reads: new SpeculativeReads(),
+      queries: deps.ops.queries(),
+      logger: deps.logger,
+    }),
+  );
   app.useGlobalFilters(new ApiExceptionFilter(deps.logger));
   app.disable('x-powered-by');
   return app;

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { isUnavailableError, type ApiPrincipal } from '@vigil/control-plane';
+import type { ApiPrincipal } from '@vigil/control-plane';
 import { Strategy } from 'passport-http-bearer';
-import { AUTH_REALM, AuthError } from './auth-error';
+import { AUTH_REALM } from './auth-error';
+import { authenticateBearerToken } from './authenticate-bearer-token';
 import { TOKEN_AUTHENTICATOR, type TokenAuthenticator } from './token-authenticator';
 
 export const API_TOKEN_STRATEGY = 'api-token';
@@ -18,20 +19,7 @@ export class ApiTokenStrategy extends PassportStrategy(Strategy, API_TOKEN_STRAT
     super({ realm: AUTH_REALM });
   }
 
-  async validate(token: string): Promise<ApiPrincipal> {
-    let result;
-    try {
-      result = await this.authenticator.authenticate(token);
-    } catch (error) {
-      if (isUnavailableError(error)) throw AuthError.backendUnavailable(error);
-      throw error;
-    }
-    if (result.ok) return result.principal;
-    switch (result.code) {
-      case 'invalid_token':
-        throw AuthError.invalidToken();
-      case 'token_expired':
-        throw AuthError.tokenExpired();
-    }
+  validate(token: string): Promise<ApiPrincipal> {
+    return authenticateBearerToken(this.authenticator, token);
   }
 }

@@ -1,5 +1,5 @@
 import { AuthError } from './auth-error';
-import { bearerTokenOf } from './api-token.guard';
+import { bearerTokenOf } from './bearer-token';
 
 describe('AuthError', () => {
   it('carries the status, body and challenge of each refusal', () => {

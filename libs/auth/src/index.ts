@@ -1,13 +1,17 @@
 export { AUTH_REALM, AuthError, type AuthErrorCode } from './auth-error';
 export { TOKEN_AUTHENTICATOR, type TokenAuthenticator } from './token-authenticator';
 export { API_TOKEN_STRATEGY, ApiTokenStrategy } from './api-token.strategy';
-export { ApiTokenGuard, bearerTokenOf } from './api-token.guard';
+export { ApiTokenGuard } from './api-token.guard';
+export { bearerTokenOf, presentedBearerToken } from './bearer-token';
+export { authenticateBearerToken } from './authenticate-bearer-token';
+export { ApiTokenAccess, type AccessAnswer, type AccessRequest } from './api-token-access';
 export {
   ApiTokenAuth,
   CurrentPrincipal,
   REQUIRED_SCOPE,
   RequireScope,
   ScopeGuard,
+  checkScope,
   type RequiredScope,
 } from './require-scope';
 export { ApiAuthModule, type ApiAuthModuleAsyncOptions } from './api-auth.module';
@@ -21,6 +25,12 @@ export { FlexibleTokenRateLimiter } from './flexible-token-rate-limiter';
 export { LeasedTokenRateLimiter, type PointsLimiter } from './leased-token-rate-limiter';
 export { RATE_LIMITS_TABLE, rateLimitStoreFor, type RateLimitStore } from './rate-limit-store';
 export { TOKEN_RATE_LIMITER, TokenRateLimitGuard } from './token-rate-limit.guard';
+export {
+  TokenBudget,
+  budgetSpentError,
+  rateLimitHeadersOf,
+  type SpendingAhead,
+} from './token-budget';
 export {
   SpeculativeReads,
   type SpeculativeRead,

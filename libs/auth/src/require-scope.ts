@@ -54,10 +54,15 @@ export class ScopeGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (required && !hasScope(principal.permissions, required.scope, required.level)) {
-      throw AuthError.insufficientScope(required.scope, required.level);
-    }
+    if (required) checkScope(principal, required);
     return true;
+  }
+}
+
+/** Throws AuthError `insufficient_scope`, naming the scope and level, unless the principal has it. */
+export function checkScope(principal: ApiPrincipal, required: RequiredScope): void {
+  if (!hasScope(principal.permissions, required.scope, required.level)) {
+    throw AuthError.insufficientScope(required.scope, required.level);
   }
 }
 

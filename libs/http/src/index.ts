@@ -7,6 +7,8 @@ export {
 } from './api-error';
 export { apiErrorOf } from './api-error-of';
 export { ApiExceptionFilter } from './api-exception-filter';
+export { answerApiError } from './answer-api-error';
+export { answerJson } from './answer-json';
 export { requestIdMiddleware, REQUEST_ID_HEADER } from './request-id';
 export { resourceId } from './resource-id';
 export { requireContentType } from './require-content-type';
