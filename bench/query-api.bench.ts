@@ -9,31 +9,24 @@
  *
  * Then the same searches from BENCH_CLIENTS (8) closed-loop clients for BENCH_CONCURRENT_SECONDS
  * (10) per side, BENCH_PASSES (3) passes: requests per second, p50 and p99, and the CPU time per
- * request of the API (in a process of its own) and of Elasticsearch.
+ * request of the API and of the bare forwarder (each in a process of its own) and of Elasticsearch.
  *
  *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes;
  *                               BENCH_API_NODE_FLAGS adds node flags to the API's process)
  *
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Agent, createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Client as PgClient } from 'pg';
 import { createApiTokenService, createPgSqlClient } from '@vigil/control-plane';
-import { compileToElasticsearch, parseQuery } from '@vigil/query-language';
-import {
-  IndexNames,
-  createElasticsearchClient,
-  toEventDocument,
-  toEventView,
-  type EventDocument,
-} from '@vigil/search';
+import { IndexNames, createElasticsearchClient, toEventDocument } from '@vigil/search';
 import { startApi } from '../apps/api/src/start-api';
 import { loadAverage, median, medianAndSpread, passCount } from './support/bench-passes';
+import { startBenchProcess } from './support/bench-process';
 import { closedLoop, cpuSecondsOfProcess, type ClosedLoopResult } from './support/closed-loop';
+import { searchRequest } from './support/search-request';
 import { latencyWithAndWithoutMetrics } from './support/metrics-overhead';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -105,51 +98,6 @@ function postJson(
   });
 }
 
-/** The search every side runs: what the read model sends for the default page. */
-function searchRequest(index: string, text: string) {
-  return {
-    index,
-    query: { bool: { filter: [compileToElasticsearch(parseQuery(text))] } },
-    sort: [{ happened: { order: 'desc' as const } }, { id: { order: 'asc' as const } }],
-    size: 101,
-    track_total_hits: false,
-  };
-}
-
-/** The floor: `{ query }` in, the page out, over node:http with its own Elasticsearch client. */
-async function startBareForwarder(
-  index: string,
-): Promise<{ url: string; close: () => Promise<void> }> {
-  const es = createElasticsearchClient(ELASTICSEARCH_URL);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const { query } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string };
-      es.search<EventDocument>(searchRequest(index, query)).then(
-        (response) => {
-          const items = response.hits.hits.slice(0, 100).map((hit) => toEventView(hit._source!));
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({ items, pagination: { count: items.length, next_cursor: null } }),
-          );
-        },
-        () => res.writeHead(500).end(),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await es.close();
-    },
-  };
-}
-
 type ElasticsearchClient = ReturnType<typeof createElasticsearchClient>;
 
 /** CPU seconds Elasticsearch has used so far, summed over its nodes. */
@@ -160,55 +108,6 @@ async function elasticsearchCpuSeconds(es: ElasticsearchClient): Promise<number>
     0,
   );
   return millis / 1000;
-}
-
-/**
- * The API in a process of its own, as it runs in production, so its CPU time can be read apart
- * from the clients'. Ready once it answers HTTP.
- */
-async function startApiProcess(
-  env: NodeJS.ProcessEnv,
-): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  const child = spawn(
-    process.execPath,
-    [
-      // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of the API under the load.
-      ...(process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean),
-      '-r',
-      'ts-node/register',
-      '-r',
-      'tsconfig-paths/register',
-      'apps/api/src/main.ts',
-    ],
-    {
-      cwd: `${__dirname}/..`,
-      env: { ...env, API_PORT: String(port), TS_NODE_SWC: 'true' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 200) {
-    const answered = await fetch(`${url}/api-key/v1/events`, { method: 'POST' }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) break;
-    if (child.exitCode !== null || waited > 120_000) throw new Error('the API did not start');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -310,8 +209,24 @@ async function main(): Promise<void> {
           `happened >= '${new Date(BASE + ((i * 86_400_000) % SPAN_MS)).toISOString()}'`,
       },
     ];
-    const bare = await startBareForwarder(index);
-    stopBare = bare.close;
+    const bare = await startBenchProcess({
+      script: 'bench/support/bare-forwarder-server.ts',
+      env: { ...process.env, ELASTICSEARCH_URL, BENCH_INDEX: index },
+      portVariable: 'BENCH_PORT',
+      probePath: '/',
+    });
+    stopBare = bare.stop;
+    // The API in a process of its own, like the bare forwarder, so each one's CPU time per
+    // request can be set beside Elasticsearch's and neither shares the clients' event loop.
+    const apiProcess = await startBenchProcess({
+      script: 'apps/api/src/main.ts',
+      env: { ...apiEnv, VIGIL_METRICS: 'on' },
+      portVariable: 'API_PORT',
+      probePath: '/api-key/v1/events',
+      // e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: a CPU profile of the API under the load.
+      nodeFlags: (process.env.BENCH_API_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    });
+    stopApiProcess = apiProcess.stop;
     /** One query over `via`'s connections; the number of items of the page answered. */
     const postQuery = async (
       via: Agent,
@@ -332,7 +247,7 @@ async function main(): Promise<void> {
       postQuery(agent, url, headers, text);
     const sides: Record<Side, (text: string) => Promise<number>> = {
       api: (text) =>
-        post(`${app.url}/api-key/v1/events`, { authorization: `Bearer ${token}` }, text),
+        post(`${apiProcess.url}/api-key/v1/events`, { authorization: `Bearer ${token}` }, text),
       // What the read model sends for the default page: the baseline the API is held to.
       direct: async (text) =>
         Math.min(100, (await es.search(searchRequest(index, text))).hits.hits.length),
@@ -370,10 +285,7 @@ async function main(): Promise<void> {
     console.log(`${count} events, ${ITERATIONS} iterations per query, sequential`);
     for (const row of rows) console.log(row);
 
-    // Concurrent: CLIENTS closed-loop clients per side, the API in a process of its own so its
-    // CPU time per request can be set beside Elasticsearch's.
-    const apiProcess = await startApiProcess({ ...apiEnv, VIGIL_METRICS: 'on' });
-    stopApiProcess = apiProcess.stop;
+    // Concurrent: CLIENTS closed-loop clients per side.
     const concurrentAgent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
     const concurrentPost = async (url: string, headers: Record<string, string>, text: string) => {
       await postQuery(concurrentAgent, url, headers, text);
@@ -404,7 +316,9 @@ async function main(): Promise<void> {
     for (const query of concurrentQueries) {
       const results: Record<Side, ClosedLoopResult[]> = { api: [], direct: [], bare: [] };
       const apiCpuMs: number[] = [];
+      const bareCpuMs: number[] = [];
       const esCpuMsDuringApi: number[] = [];
+      const esCpuMsDuringBare: number[] = [];
       const esCpuMsDirect: number[] = [];
       for (const side of SIDES) {
         await closedLoop(CLIENTS, 2_000, (i) => concurrentSides[side](query.text(i)));
@@ -414,6 +328,7 @@ async function main(): Promise<void> {
           const side = SIDES[(pass + k) % SIDES.length];
           const esBefore = await elasticsearchCpuSeconds(es);
           const apiBefore = cpuSecondsOfProcess(apiProcess.pid);
+          const bareBefore = cpuSecondsOfProcess(bare.pid);
           const result = await closedLoop(CLIENTS, CONCURRENT_MS, (i) =>
             concurrentSides[side](query.text(i)),
           );
@@ -425,6 +340,10 @@ async function main(): Promise<void> {
             );
             esCpuMsDuringApi.push(esMs / result.requests);
           }
+          if (side === 'bare') {
+            bareCpuMs.push(((cpuSecondsOfProcess(bare.pid) - bareBefore) * 1000) / result.requests);
+            esCpuMsDuringBare.push(esMs / result.requests);
+          }
           if (side === 'direct') esCpuMsDirect.push(esMs / result.requests);
         }
       }
@@ -434,6 +353,7 @@ async function main(): Promise<void> {
         `p99 ${median(results[side].map((r) => r.p99Ms)).toFixed(2)} ms`;
       const ratios = (over: Side) => rate('api').map((r, i) => r / rate(over)[i]);
       const cpuRatios = apiCpuMs.map((ms, i) => ms / esCpuMsDuringApi[i]);
+      const bareCpuRatios = bareCpuMs.map((ms, i) => ms / esCpuMsDuringBare[i]);
       console.log(`  ${query.name}`);
       console.log(`    API             ${line('api')}`);
       console.log(`    direct          ${line('direct')}`);
@@ -446,6 +366,10 @@ async function main(): Promise<void> {
         `    CPU per request: API ${medianAndSpread(apiCpuMs, 2)} ms, Elasticsearch ` +
           `${medianAndSpread(esCpuMsDuringApi, 2)} ms (direct: ${medianAndSpread(esCpuMsDirect, 2)} ms); ` +
           `API / Elasticsearch ${medianAndSpread(cpuRatios, 2)} (target <= 0.3)`,
+      );
+      console.log(
+        `    CPU per request of the bare forwarder ${medianAndSpread(bareCpuMs, 2)} ms, ` +
+          `over Elasticsearch's ${medianAndSpread(bareCpuRatios, 2)} (the floor of the ratio above)`,
       );
     }
     concurrentAgent.destroy();

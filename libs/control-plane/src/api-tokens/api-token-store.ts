@@ -21,6 +21,8 @@ export interface ApiTokenStore {
   listLive(): Promise<ApiTokenRecord[]>;
   /** The live (not deleted) token with this hash, if any. */
   findLiveByHash(tokenHash: Buffer): Promise<StoredApiToken | null>;
+  /** The same for several hashes in one round trip: one answer per hash, in order. */
+  findLiveByHashes(tokenHashes: readonly Buffer[]): Promise<(StoredApiToken | null)[]>;
   /** Marks a live token deleted; false when there was none with this id. */
   markDeleted(id: string, at: Date): Promise<boolean>;
   /**

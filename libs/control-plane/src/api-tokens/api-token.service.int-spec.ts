@@ -1,9 +1,10 @@
-import { generateTokenValue } from './token-value';
+import { generateTokenValue, hashTokenValue } from './token-value';
 import { completePermissions } from '../permissions/permissions';
 import { createPgSqlClient } from '../sql/pg-sql-client';
 import { runMigrations } from '../sql/run-migrations';
 import { type SqlClient } from '../sql/sql-client';
 import { ApiTokenService } from './api-token.service';
+import { CoalescingApiTokenStore } from './coalescing-api-token-store';
 import { SqlApiTokenStore } from './sql-api-token-store';
 
 const MINUTE = 60_000;
@@ -115,6 +116,49 @@ describe('ApiTokenService on PostgreSQL', () => {
       ok: false,
       code: 'invalid_token',
     });
+  });
+
+  it('looks up several hashes in one query, in order: known, unknown and deleted alike', async () => {
+    const service = serviceAt();
+    const live = await service.createToken({ name: 'Live', permissions: { detection: 'read' } });
+    const gone = await service.createToken({ name: 'Gone', permissions: { detection: 'read' } });
+    await service.deleteToken(gone.token.id);
+    const store = new SqlApiTokenStore(sql);
+    const found = await store.findLiveByHashes([
+      hashTokenValue(generateTokenValue()),
+      hashTokenValue(live.value),
+      hashTokenValue(gone.value),
+      hashTokenValue(live.value),
+    ]);
+    expect(found.map((token) => token?.id ?? null)).toEqual([
+      null,
+      live.token.id,
+      null,
+      live.token.id,
+    ]);
+    expect(found[1]).toMatchObject({ name: 'Live', tokenHash: hashTokenValue(live.value) });
+    expect(await store.findLiveByHashes([])).toEqual([]);
+  });
+
+  it('coalesced, still refuses a token deleted before the request, among concurrent ones', async () => {
+    const service = new ApiTokenService(new CoalescingApiTokenStore(new SqlApiTokenStore(sql)));
+    const kept = await service.createToken({ name: 'Kept', permissions: { detection: 'read' } });
+    const doomed = await service.createToken({
+      name: 'Doomed',
+      permissions: { detection: 'read' },
+    });
+    const first = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => service.authenticate(i % 2 ? kept.value : doomed.value)),
+    );
+    expect(first.every((result) => result.ok)).toBe(true);
+    await service.deleteToken(doomed.token.id);
+    const after = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => service.authenticate(i % 2 ? kept.value : doomed.value)),
+    );
+    expect(after.map((result) => result.ok)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i % 2 === 1),
+    );
+    await service.drain();
   });
 
   it('refuses to delete an unknown or malformed id with not_found', async () => {

@@ -26,6 +26,9 @@ class InMemoryTokenStore implements ApiTokenStore {
     this.lookups++;
     return this.rows.find((r) => r.deletedAt === null && r.tokenHash.equals(tokenHash)) ?? null;
   }
+  async findLiveByHashes(tokenHashes: readonly Buffer[]): Promise<(StoredApiToken | null)[]> {
+    return Promise.all(tokenHashes.map((hash) => this.findLiveByHash(hash)));
+  }
   async markDeleted(id: string, at: Date): Promise<boolean> {
     const row = this.rows.find((r) => r.id === id && r.deletedAt === null);
     if (row) row.deletedAt = at;

@@ -62,23 +62,36 @@ export class SqlApiTokenStore implements ApiTokenStore {
     return rows.map(toRecord);
   }
 
-  /**
-   * One row whether the hash is known or not: a decoy of the same shape when it is not, read
-   * the same way, so how long a refusal takes does not tell whether a token exists.
-   */
   async findLiveByHash(tokenHash: Buffer): Promise<StoredApiToken | null> {
+    return (await this.findLiveByHashes([tokenHash]))[0];
+  }
+
+  /**
+   * One row per hash, in order, whether it is known or not: a decoy of the same shape when it
+   * is not, read the same way, so how long a refusal takes does not tell whether a token exists.
+   */
+  async findLiveByHashes(tokenHashes: readonly Buffer[]): Promise<(StoredApiToken | null)[]> {
+    if (tokenHashes.length === 0) return [];
     const { rows } = await this.sql.query<ApiTokenRow & { found: boolean }>(
-      `SELECT ${COLUMNS}, token_hash, true AS found FROM api_tokens
-       WHERE token_hash = $1 AND deleted_at IS NULL
-       UNION ALL
-       SELECT '00000000-0000-0000-0000-000000000000'::uuid, 'decoy', '{"detection":"read"}'::jsonb,
-              '0000', now(), NULL::timestamptz, now(), NULL::text, $1::bytea, false
-       LIMIT 1`,
-      [tokenHash],
+      `SELECT t.id IS NOT NULL AS found,
+              COALESCE(t.id, '00000000-0000-0000-0000-000000000000'::uuid) AS id,
+              COALESCE(t.name, 'decoy') AS name,
+              COALESCE(t.permissions, '{"detection":"read"}'::jsonb) AS permissions,
+              COALESCE(t.last_four, '0000') AS last_four,
+              COALESCE(t.created_at, now()) AS created_at,
+              t.last_used_at,
+              COALESCE(t.expires_at, now()) AS expires_at,
+              t.created_by,
+              COALESCE(t.token_hash, decode(p.hash, 'hex')) AS token_hash
+       FROM unnest($1::text[]) WITH ORDINALITY AS p(hash, position)
+       LEFT JOIN api_tokens t ON t.token_hash = decode(p.hash, 'hex') AND t.deleted_at IS NULL
+       ORDER BY p.position`,
+      [tokenHashes.map((hash) => hash.toString('hex'))],
     );
-    const row = rows[0];
-    const stored = { ...toRecord(row), tokenHash: Buffer.from(row.token_hash) };
-    return row.found ? stored : null;
+    return rows.map((row) => {
+      const stored = { ...toRecord(row), tokenHash: Buffer.from(row.token_hash) };
+      return row.found ? stored : null;
+    });
   }
 
   async markDeleted(id: string, at: Date): Promise<boolean> {

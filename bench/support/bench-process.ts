@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface BenchProcess {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A TypeScript entry point of the repository run in a node process of its own (so its CPU time
+ * can be read apart from the bench's), listening on a free port given in `portVariable`. Ready
+ * once a POST to `probePath` is answered at all.
+ */
+export async function startBenchProcess(options: {
+  readonly script: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly portVariable: string;
+  readonly probePath: string;
+  readonly nodeFlags?: readonly string[];
+}): Promise<BenchProcess> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(
+    process.execPath,
+    [
+      ...(options.nodeFlags ?? []),
+      '-r',
+      'ts-node/register',
+      '-r',
+      'tsconfig-paths/register',
+      options.script,
+    ],
+    {
+      cwd: `${__dirname}/../..`,
+      env: { ...options.env, [options.portVariable]: String(port), TS_NODE_SWC: 'true' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 200) {
+    const answered = await fetch(`${url}${options.probePath}`, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    if (child.exitCode !== null || waited > 120_000) {
+      throw new Error(`${options.script} did not start`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
