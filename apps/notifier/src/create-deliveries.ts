@@ -11,7 +11,7 @@ import { planDeliveries, providerIdsIn } from './plan-deliveries';
 
 /**
  * The use case behind the command consumer: render every command's deliveries and store them
- * with its digest lines in one transaction. Re-runnable: a replayed command finds its rows
+ * with its digest lines, all or nothing. Re-runnable: a replayed command finds its rows
  * already there and adds nothing.
  */
 export class CreateDeliveries {
@@ -37,11 +37,15 @@ export class CreateDeliveries {
         rejected.push({ index, reason: error instanceof Error ? error.message : String(error) });
       }
     });
-    const created = await this.sql.transaction(async (tx) => {
-      const inserted = await this.store.insert(tx, deliveries);
-      await this.digests.upsertDigestEntries(tx, digestEntries);
-      return inserted;
-    });
+    // Immediate-mode commands have no digest lines: their deliveries go in on their own.
+    const created =
+      digestEntries.length === 0
+        ? await this.store.insertAlone(deliveries)
+        : await this.sql.transaction(async (tx) => {
+            const inserted = await this.store.insert(tx, deliveries);
+            await this.digests.upsertDigestEntries(tx, digestEntries);
+            return inserted;
+          });
     return { rejected, created };
   }
 }

@@ -330,3 +330,32 @@ describe('DeliveryService audited changes, on PostgreSQL', () => {
     ]);
   });
 });
+
+describe('SqlDeliveryStore.insertAlone on PostgreSQL', () => {
+  const countTo = async (target: string) =>
+    (
+      await sql.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM deliveries WHERE target = $1',
+        [target],
+      )
+    ).rows[0].n;
+
+  it('creates deliveries, and nothing when they are inserted again', async () => {
+    const target = randomUUID();
+    const deliveries = [aDelivery({ target }), aDelivery({ target }), aDelivery({ target })];
+    expect(await store.insertAlone(deliveries)).toEqual({ created: 3, skipped: 0 });
+    expect(await store.insertAlone(deliveries)).toEqual({ created: 0, skipped: 0 });
+    expect(await countTo(target)).toBe(3);
+    expect(await store.insertAlone([])).toEqual({ created: 0, skipped: 0 });
+  });
+
+  it('writes more than one statement holds all or nothing', async () => {
+    const target = randomUUID();
+    const many = Array.from({ length: 1_001 }, () => aDelivery({ target }));
+    const broken = [...many.slice(0, 1_000), { ...many[1_000], payloadJson: '{not json' }];
+    await expect(store.insertAlone(broken)).rejects.toThrow();
+    expect(await countTo(target)).toBe(0);
+    expect(await store.insertAlone(many)).toEqual({ created: 1_001, skipped: 0 });
+    expect(await countTo(target)).toBe(1_001);
+  });
+});

@@ -42,6 +42,16 @@ export class SqlDeliveryStore {
   }
 
   /**
+   * `insert`, all or nothing, when nothing else goes in with them: deliveries that fit one
+   * statement are written by that statement alone (atomic by itself), without the BEGIN and
+   * COMMIT round trips a transaction adds to every command's way to its webhook.
+   */
+  insertAlone(deliveries: readonly NewDelivery[]): Promise<InsertedDeliveries> {
+    if (deliveries.length <= ROWS_PER_STATEMENT) return insertDeliveries(this.sql, deliveries);
+    return this.sql.transaction((tx) => insertDeliveries(tx, deliveries));
+  }
+
+  /**
    * Leases up to `limit` due deliveries for `lease` (one duration, or one per channel: a
    * webhook send is bounded by its timeout, an SMTP send takes longer). SKIP LOCKED lets every
    * worker and every instance claim different rows without waiting on each other.
