@@ -9,31 +9,31 @@ export interface BenchProcess {
 }
 
 /**
- * A TypeScript entry point of the repository run in a node process of its own (so its CPU time
- * can be read apart from the bench's), listening on a free port given in `portVariable`. Ready
- * once a POST to `probePath` is answered at all.
+ * An entry point of the repository (TypeScript, or built JavaScript) run in a node process of its own (so its CPU time
+ * and memory can be read apart from the bench's), listening on a free port given in
+ * `portVariable`. Ready once a request (POST unless `probeMethod` says otherwise) to `probePath`
+ * is answered at all.
  */
 export async function startBenchProcess(options: {
   readonly script: string;
   readonly env: NodeJS.ProcessEnv;
   readonly portVariable: string;
   readonly probePath: string;
+  readonly probeMethod?: 'GET' | 'POST';
   readonly nodeFlags?: readonly string[];
 }): Promise<BenchProcess> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
+  // A built script (.js, under dist/) runs as deployed; a TypeScript one through ts-node, whose
+  // compiler and caches take a few hundred MB of the process's memory.
+  const loaders = options.script.endsWith('.js')
+    ? []
+    : ['-r', 'ts-node/register', '-r', 'tsconfig-paths/register'];
   const child = spawn(
     process.execPath,
-    [
-      ...(options.nodeFlags ?? []),
-      '-r',
-      'ts-node/register',
-      '-r',
-      'tsconfig-paths/register',
-      options.script,
-    ],
+    [...(options.nodeFlags ?? []), ...loaders, options.script],
     {
       cwd: `${__dirname}/../..`,
       env: { ...options.env, [options.portVariable]: String(port), TS_NODE_SWC: 'true' },
@@ -43,7 +43,8 @@ export async function startBenchProcess(options: {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   for (let waited = 0; ; waited += 200) {
-    const answered = await fetch(`${url}${options.probePath}`, { method: 'POST' }).then(
+    const method = options.probeMethod ?? 'POST';
+    const answered = await fetch(`${url}${options.probePath}`, { method }).then(
       () => true,
       () => false,
     );

@@ -1,0 +1,227 @@
+/**
+ * Stream-processor memory under a long load: N events over D detections go to the input topic
+ * in L equal loads; the processor, built (npm run build), runs in a node process of its own
+ * throughout, and after each
+ * load is consumed (and a few quiet seconds) its resident set and used heap are read from its own
+ * /metrics. The baseline is the same process idle, before the first event. The target is an
+ * absolute bound (≤ 400 MB resident) and a flat line once warm: the growth from the second load
+ * to the last is printed too.
+ *
+ *   npm run bench:processor-memory     (BENCH_EVENTS 1,700,000, BENCH_DETECTIONS 800,
+ *                                       BENCH_LOADS 4 override the sizes)
+ *
+ * Needs the local servers (deploy/local/servers.sh). Uses a database, topic prefix and subjects
+ * of its own and removes them afterwards.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { Client } from 'pg';
+import type { DetectionEventRecord } from '@vigil/contracts';
+import {
+  SqlNotificationSettingsStore,
+  createPgSqlClient,
+  runMigrations,
+} from '@vigil/control-plane';
+import {
+  AvroCodec,
+  ContractPublisher,
+  TopicCatalog,
+  ensureTopics,
+  registerContracts,
+} from '@vigil/kafka';
+import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
+import { loadAverage } from './support/bench-passes';
+import { startBenchProcess } from './support/bench-process';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_700_000);
+const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 800);
+const LOADS = Number(process.env.BENCH_LOADS ?? 4);
+const PARTITIONS = 6;
+const QUIET_MS = 3_000;
+const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
+const ADMIN_DB = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const runId = randomUUID().slice(0, 8);
+const prefix = `bench-${runId}-memory.`;
+const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
+
+function eventRecord(n: number): DetectionEventRecord {
+  return {
+    id: `evt-${runId}-${n}`,
+    detection_id: `det-${n % DETECTIONS}`,
+    detection_name: 'Impossible travel',
+    issue_type: 'impossible_travel',
+    employee_email: `user${n % 7}@example.com`,
+    employee_name: `User ${n % 7}`,
+    asset_name: 'okta',
+    happened: Date.now() - 3_600_000 + n,
+    risk_score: 5,
+    source: 'okta',
+    high_prevalence: false,
+    allowlisted: false,
+    description: null,
+  };
+}
+
+async function produce(publisher: ContractPublisher, from: number, to: number): Promise<void> {
+  const chunk = 2_000;
+  for (let start = from; start < to; start += chunk) {
+    const records: DetectionEventRecord[] = [];
+    for (let n = start; n < Math.min(to, start + chunk); n++) records.push(eventRecord(n));
+    await publisher.publishDetectionEvents(records);
+  }
+}
+
+/** The value of each series of a metric in a Prometheus text page, summed. */
+function sumOf(page: string, metric: string, labelFilter = ''): number {
+  let sum = 0;
+  for (const line of page.split('\n')) {
+    if (!line.startsWith(metric) || !line.includes(labelFilter)) continue;
+    const name = line.slice(0, line.search(/[{ ]/));
+    if (name !== metric) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  if (!Number.isFinite(sum)) throw new Error(`${metric}: not a number in the processor's /metrics`);
+  return sum;
+}
+
+interface Sample {
+  rssBytes: number;
+  heapBytes: number;
+  consumed: number;
+}
+
+async function sample(opsUrl: string, inputTopic: string): Promise<Sample> {
+  const page = await (await fetch(`${opsUrl}/metrics`)).text();
+  if (!page.includes('vigil_process_resident_memory_bytes{')) {
+    throw new Error('the processor serves no vigil_process_resident_memory_bytes');
+  }
+  return {
+    rssBytes: sumOf(page, 'vigil_process_resident_memory_bytes'),
+    heapBytes: sumOf(page, 'vigil_nodejs_heap_size_used_bytes'),
+    consumed: sumOf(page, 'vigil_consumer_records_total', `topic="${inputTopic}"`),
+  };
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`.padStart(9);
+
+async function main(): Promise<void> {
+  const database = `vigil_bench_${runId}`;
+  const adminDb = new Client({ connectionString: ADMIN_DB });
+  await adminDb.connect();
+  await adminDb.query(`CREATE DATABASE "${database}"`);
+  const databaseUrl = new URL(ADMIN_DB);
+  databaseUrl.pathname = `/${database}`;
+  const sql = createPgSqlClient(databaseUrl.toString(), 2);
+  const topics = new TopicCatalog(prefix, PARTITIONS);
+  const codec = new AvroCodec(REGISTRY);
+  const publisher = new ContractPublisher(kafka, codec, topics);
+  let processor: Awaited<ReturnType<typeof startBenchProcess>> | null = null;
+  try {
+    await runMigrations(sql);
+    // Every detection notifies both channels at each recalculation: the heaviest output.
+    await new SqlNotificationSettingsStore(sql).saveGlobal({
+      ...DEFAULT_NOTIFICATION_SETTINGS,
+      frequency: 'immediate',
+      webhookEnabled: true,
+      webhookProviderIds: ['bench'],
+      emailEnabled: true,
+      recipients: ['soc@example.com'],
+    });
+    await ensureTopics(kafka, topics.all());
+    await registerContracts(codec, topics);
+    await publisher.connect();
+
+    // Built and run as deployed: through ts-node the compiler alone would hold more than the
+    // target.
+    execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
+    processor = await startBenchProcess({
+      script: 'dist/apps/stream-processor/src/main.js',
+      env: {
+        ...process.env,
+        KAFKA_BROKERS: BROKERS,
+        SCHEMA_REGISTRY_URL: REGISTRY,
+        DATABASE_URL: databaseUrl.toString(),
+        VIGIL_TOPIC_PREFIX: prefix,
+        VIGIL_TOPIC_PARTITIONS: String(PARTITIONS),
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+      },
+      portVariable: 'OPS_PORT',
+      probePath: '/livez',
+      probeMethod: 'GET',
+    });
+    console.log(
+      `stream-processor memory: ${EVENTS} events over ${DETECTIONS} detections in ${LOADS} loads, ` +
+        `${PARTITIONS} partitions, the processor in a process of its own; load average ` +
+        loadAverage(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    const idle = await sample(processor.url, topics.detectionEvents);
+    console.log(
+      `  baseline, idle before the first event   rss ${mib(idle.rssBytes)}  heap ${mib(idle.heapBytes)}`,
+    );
+
+    const samples: Sample[] = [];
+    const perLoad = Math.ceil(EVENTS / LOADS);
+    for (let load = 0; load < LOADS; load++) {
+      const to = Math.min(EVENTS, (load + 1) * perLoad);
+      const started = Date.now();
+      await produce(publisher, load * perLoad, to);
+      let now = await sample(processor.url, topics.detectionEvents);
+      while (now.consumed < to) {
+        if (Date.now() - started > 30 * 60_000) throw new Error(`load ${load + 1} not consumed`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        now = await sample(processor.url, topics.detectionEvents);
+      }
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+      now = await sample(processor.url, topics.detectionEvents);
+      samples.push(now);
+      console.log(
+        `  after ${String(to).padStart(9)} events (load ${load + 1})  rss ${mib(now.rssBytes)}  ` +
+          `heap ${mib(now.heapBytes)}  (rss / idle ${(now.rssBytes / idle.rssBytes).toFixed(2)})`,
+      );
+    }
+    const last = samples[samples.length - 1];
+    const warm = samples[Math.min(1, samples.length - 1)];
+    const peak = Math.max(...samples.map((s) => s.rssBytes));
+    console.log(
+      `  rss at the end ${mib(last.rssBytes).trim()}, peak ${mib(peak).trim()} (target <= 400 MiB); ` +
+        `growth from load ${Math.min(2, samples.length)} to the last ` +
+        `${((last.rssBytes - warm.rssBytes) / 1024 / 1024).toFixed(0)} MiB (target: flat)`,
+    );
+  } finally {
+    await processor?.stop();
+    await publisher.disconnect().catch(() => undefined);
+    await sql.close();
+    await adminDb.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await adminDb.end();
+    await cleanUpKafka();
+  }
+}
+
+async function cleanUpKafka(): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics });
+    const { groups } = await admin.listGroups();
+    const ours = groups.map((g) => g.groupId).filter((id) => id.startsWith(prefix));
+    if (ours.length > 0) await admin.deleteGroups(ours).catch(() => undefined);
+  } finally {
+    await admin.disconnect();
+  }
+  const subjects = (await (await fetch(`${REGISTRY}/subjects`)).json()) as string[];
+  for (const subject of subjects.filter((s) => s.startsWith(prefix))) {
+    await fetch(`${REGISTRY}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
