@@ -35,12 +35,14 @@ import {
   registerContracts,
 } from '@vigil/kafka';
 import {
+  DEFAULT_DETECTION_STATE_OPTIONS,
   DEFAULT_NOTIFICATION_SETTINGS,
   applyEvents,
   type DetectionEvent,
   type DetectionState,
 } from '@vigil/notification-policy';
 import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
+import { WindowIndexCache } from '../apps/stream-processor/src/window-index-cache';
 import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
 import {
   processorInstrumentCost,
@@ -363,6 +365,51 @@ function stateMemoryPer100k(): number {
   return after - before;
 }
 
+/**
+ * Heap held by 100 detections that have each seen 10,000 distinct events (a full window at the
+ * default PROCESSOR_DEDUP_WINDOW), built batch by batch as the processor builds them, keeping at
+ * most `eventBufferLimit` event summaries each; and then by the window index the processor keeps
+ * over their ids (WindowIndexCache).
+ */
+function fullWindowsMemory(eventBufferLimit: number): { states: number; index: number } {
+  const detections = 100;
+  const perDetection = 10_000;
+  const batch = 1_000;
+  const before = heapUsed();
+  const states: DetectionState[] = [];
+  for (let d = 0; d < detections; d++) {
+    let state: DetectionState | undefined;
+    for (let from = 0; from < perDetection; from += batch) {
+      const events: DetectionEvent[] = [];
+      for (let e = from; e < from + batch; e++) {
+        events.push({
+          // Decoded from the wire, as the processor gets them: a flat string (a built-up one
+          // is a tree of its parts, ten times the size).
+          id: Buffer.from(`evt-${randomUUID()}`).toString(),
+          detectionId: `det-${d}`,
+          detectionName: 'Impossible travel',
+          personName: `User ${e % 3}`,
+          personEmail: `user${e % 3}@example.com`,
+          description: 'impossible travel on okta',
+          timestamp: 1_700_000_000_000 + e,
+          riskScore: 5,
+          source: 'okta',
+        });
+      }
+      state = applyEvents(state, events, 0, { eventBufferLimit }).state;
+    }
+    states.push(state!);
+  }
+  const withStates = heapUsed();
+  const index = new WindowIndexCache();
+  states.forEach((state, d) => index.of(`det-${d}`, state.recentEventIds));
+  const withIndex = heapUsed();
+  if (states.length !== detections || index.size !== detections * perDetection) {
+    throw new Error('unreachable');
+  }
+  return { states: withStates - before, index: withIndex - withStates };
+}
+
 async function main(): Promise<void> {
   if (!(globalThis as { gc?: unknown }).gc) {
     console.warn('run with node --expose-gc for a stable memory figure');
@@ -466,6 +513,20 @@ async function main(): Promise<void> {
     console.log(
       `state memory: ${(bytes / 1024 / 1024).toFixed(1)} MiB per 100,000 detections ` +
         `(${(bytes / 100_000).toFixed(0)} bytes each, 5 events and 3 users per detection)`,
+    );
+    // One summary buffered: the states are then their ids (and a few bounded lists).
+    const ids = fullWindowsMemory(1);
+    const buffered = fullWindowsMemory(DEFAULT_DETECTION_STATE_OPTIONS.eventBufferLimit);
+    console.log(
+      `remembered ids: ${(ids.states / 1024 / 1024).toFixed(1)} MiB per 1,000,000 in detection ` +
+        `states (${(ids.states / 1_000_000).toFixed(0)} bytes each, ids of 40 characters), ` +
+        `${(ids.index / 1024 / 1024).toFixed(1)} MiB more in the window index over them`,
+    );
+    const perBuffer = (buffered.states - ids.states) / 100;
+    console.log(
+      `buffered event summaries: ${(perBuffer / 1024 / 1024).toFixed(1)} MiB per detection with a ` +
+        `full buffer of ${DEFAULT_DETECTION_STATE_OPTIONS.eventBufferLimit} (summaries are kept ` +
+        `until every enabled channel has reported them)`,
     );
   } finally {
     await sql.close();
