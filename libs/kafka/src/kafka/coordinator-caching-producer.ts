@@ -30,10 +30,11 @@ function mayHaveMoved(error: unknown): boolean {
 /**
  * Keeps each coordinator a cluster has found (by group or transactional id and coordinator
  * type) until a request to it fails in a way that says it moved (or without a broker's answer)
- * or its connection drops; the next lookup then asks the cluster again. kafkajs itself looks the transaction coordinator up before every request of a
- * transaction and the group coordinator before every transactional offset commit: four
- * FindCoordinator round trips per transaction beside the five the transaction needs. The Java
- * client keeps its coordinators the same way.
+ * or its connection drops; the next lookup then asks the cluster again. kafkajs itself looks
+ * the transaction coordinator up before every request of a transaction and the group
+ * coordinator before every transactional offset commit: four FindCoordinator round trips per
+ * transaction beside the five the transaction needs. The Java client keeps its coordinators
+ * the same way.
  */
 export function cacheCoordinators(cluster: CoordinatorLookup): void {
   const lookUp = cluster.findGroupCoordinator.bind(cluster);
