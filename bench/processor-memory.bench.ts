@@ -31,6 +31,7 @@ import {
   registerContracts,
 } from '@vigil/kafka';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
+import { benchEventRecord } from './support/bench-event-record';
 import { loadAverage } from './support/bench-passes';
 import { startBenchProcess } from './support/bench-process';
 
@@ -46,23 +47,7 @@ const runId = randomUUID().slice(0, 8);
 const prefix = `bench-${runId}-memory.`;
 const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
 
-function eventRecord(n: number): DetectionEventRecord {
-  return {
-    id: `evt-${runId}-${n}`,
-    detection_id: `det-${n % DETECTIONS}`,
-    detection_name: 'Impossible travel',
-    issue_type: 'impossible_travel',
-    employee_email: `user${n % 7}@example.com`,
-    employee_name: `User ${n % 7}`,
-    asset_name: 'okta',
-    happened: Date.now() - 3_600_000 + n,
-    risk_score: 5,
-    source: 'okta',
-    high_prevalence: false,
-    allowlisted: false,
-    description: null,
-  };
-}
+const eventRecord = (n: number) => benchEventRecord(runId, n, DETECTIONS);
 
 async function produce(publisher: ContractPublisher, from: number, to: number): Promise<void> {
   const chunk = 2_000;

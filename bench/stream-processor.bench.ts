@@ -43,6 +43,7 @@ import {
 } from '@vigil/notification-policy';
 import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
 import { WindowIndexCache } from '../apps/stream-processor/src/window-index-cache';
+import { benchEventRecord } from './support/bench-event-record';
 import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
 import {
   processorInstrumentCost,
@@ -59,23 +60,7 @@ const runId = randomUUID().slice(0, 8);
 
 const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
 
-function eventRecord(n: number): DetectionEventRecord {
-  return {
-    id: `evt-${runId}-${n}`,
-    detection_id: `det-${n % DETECTIONS}`,
-    detection_name: 'Impossible travel',
-    issue_type: 'impossible_travel',
-    employee_email: `user${n % 7}@example.com`,
-    employee_name: `User ${n % 7}`,
-    asset_name: 'okta',
-    happened: Date.now() - 3_600_000 + n,
-    risk_score: 5,
-    source: 'okta',
-    high_prevalence: false,
-    allowlisted: false,
-    description: null,
-  };
-}
+const eventRecord = (n: number) => benchEventRecord(runId, n, DETECTIONS);
 
 async function produce(topics: TopicCatalog, codec: AvroCodec): Promise<void> {
   const publisher = new ContractPublisher(kafka, codec, topics);
@@ -338,6 +323,21 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** Event `e` of detection `d`, as the processor folds it into the detection's state. */
+function stateEvent(id: string, d: number, e: number): DetectionEvent {
+  return {
+    id,
+    detectionId: `det-${d}`,
+    detectionName: 'Impossible travel',
+    personName: `User ${e % 3}`,
+    personEmail: `user${e % 3}@example.com`,
+    description: 'impossible travel on okta',
+    timestamp: 1_700_000_000_000 + e,
+    riskScore: 5,
+    source: 'okta',
+  };
+}
+
 /** Heap held by 100,000 detection states of 5 events each (3 users), as the processor keeps them. */
 function stateMemoryPer100k(): number {
   const count = 100_000;
@@ -346,17 +346,7 @@ function stateMemoryPer100k(): number {
   for (let d = 0; d < count; d++) {
     const events: DetectionEvent[] = [];
     for (let e = 0; e < 5; e++) {
-      events.push({
-        id: `evt-${d}-${e}`,
-        detectionId: `det-${d}`,
-        detectionName: 'Impossible travel',
-        personName: `User ${e % 3}`,
-        personEmail: `user${e % 3}@example.com`,
-        description: 'impossible travel on okta',
-        timestamp: 1_700_000_000_000 + e,
-        riskScore: 5,
-        source: 'okta',
-      });
+      events.push(stateEvent(`evt-${d}-${e}`, d, e));
     }
     states.push(applyEvents(undefined, events, 0).state);
   }
@@ -382,19 +372,9 @@ function fullWindowsMemory(eventBufferLimit: number): { states: number; index: n
     for (let from = 0; from < perDetection; from += batch) {
       const events: DetectionEvent[] = [];
       for (let e = from; e < from + batch; e++) {
-        events.push({
-          // Decoded from the wire, as the processor gets them: a flat string (a built-up one
-          // is a tree of its parts, ten times the size).
-          id: Buffer.from(`evt-${randomUUID()}`).toString(),
-          detectionId: `det-${d}`,
-          detectionName: 'Impossible travel',
-          personName: `User ${e % 3}`,
-          personEmail: `user${e % 3}@example.com`,
-          description: 'impossible travel on okta',
-          timestamp: 1_700_000_000_000 + e,
-          riskScore: 5,
-          source: 'okta',
-        });
+        // Decoded from the wire, as the processor gets them: a flat string (a built-up one is a
+        // tree of its parts, ten times the size).
+        events.push(stateEvent(Buffer.from(`evt-${randomUUID()}`).toString(), d, e));
       }
       state = applyEvents(state, events, 0, { eventBufferLimit }).state;
     }
