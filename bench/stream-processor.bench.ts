@@ -42,7 +42,11 @@ import {
   type DetectionState,
 } from '@vigil/notification-policy';
 import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
-import { WindowIndexCache } from '../apps/stream-processor/src/window-index-cache';
+import { unsealedWindowIds } from '../apps/stream-processor/src/detection-state-records';
+import {
+  HashedEventIdWindow,
+  randomEventIdHashSeed,
+} from '../apps/stream-processor/src/hashed-event-id-window';
 import { benchEventRecord } from './support/bench-event-record';
 import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
 import {
@@ -358,17 +362,20 @@ function stateMemoryPer100k(): number {
 /**
  * Heap held by 100 detections that have each seen 10,000 distinct events (a full window at the
  * default PROCESSOR_DEDUP_WINDOW), built batch by batch as the processor builds them, keeping at
- * most `eventBufferLimit` event summaries each; and then by the window index the processor keeps
- * over their ids (WindowIndexCache).
+ * most `eventBufferLimit` event summaries each: their states, which keep as strings only the ids
+ * past the last sealed segment, and the hashed windows the processor looks the ids up in.
  */
-function fullWindowsMemory(eventBufferLimit: number): { states: number; index: number } {
+function fullWindowsMemory(eventBufferLimit: number): number {
   const detections = 100;
   const perDetection = 10_000;
   const batch = 1_000;
+  const seed = randomEventIdHashSeed();
   const before = heapUsed();
   const states: DetectionState[] = [];
+  const windows: HashedEventIdWindow[] = [];
   for (let d = 0; d < detections; d++) {
     let state: DetectionState | undefined;
+    const window = new HashedEventIdWindow(DEFAULT_DETECTION_STATE_OPTIONS.dedupWindowSize, seed);
     for (let from = 0; from < perDetection; from += batch) {
       const events: DetectionEvent[] = [];
       for (let e = from; e < from + batch; e++) {
@@ -376,18 +383,19 @@ function fullWindowsMemory(eventBufferLimit: number): { states: number; index: n
         // tree of its parts, ten times the size).
         events.push(stateEvent(Buffer.from(`evt-${randomUUID()}`).toString(), d, e));
       }
-      state = applyEvents(state, events, 0, { eventBufferLimit }).state;
+      const applied = applyEvents(state, events, 0, { eventBufferLimit }, state && window);
+      const ids = applied.state.recentEventIds;
+      window.append(ids.slice(ids.length - Math.min(applied.added, ids.length)));
+      state = unsealedWindowIds(applied.state);
     }
     states.push(state!);
+    windows.push(window);
   }
-  const withStates = heapUsed();
-  const index = new WindowIndexCache();
-  states.forEach((state, d) => index.of(`det-${d}`, state.recentEventIds));
-  const withIndex = heapUsed();
-  if (states.length !== detections || index.size !== detections * perDetection) {
+  const after = heapUsed();
+  if (states.length !== detections || windows.some((w) => w.length !== perDetection)) {
     throw new Error('unreachable');
   }
-  return { states: withStates - before, index: withIndex - withStates };
+  return after - before;
 }
 
 async function main(): Promise<void> {
@@ -498,11 +506,11 @@ async function main(): Promise<void> {
     const ids = fullWindowsMemory(1);
     const buffered = fullWindowsMemory(DEFAULT_DETECTION_STATE_OPTIONS.eventBufferLimit);
     console.log(
-      `remembered ids: ${(ids.states / 1024 / 1024).toFixed(1)} MiB per 1,000,000 in detection ` +
-        `states (${(ids.states / 1_000_000).toFixed(0)} bytes each, ids of 40 characters), ` +
-        `${(ids.index / 1024 / 1024).toFixed(1)} MiB more in the window index over them`,
+      `remembered ids: ${(ids / 1024 / 1024).toFixed(1)} MiB per 1,000,000 in full windows, ` +
+        `hashed, with the states around them (${(ids / 1_000_000).toFixed(0)} bytes each, ids ` +
+        `of 40 characters)`,
     );
-    const perBuffer = (buffered.states - ids.states) / 100;
+    const perBuffer = (buffered - ids) / 100;
     console.log(
       `buffered event summaries: ${(perBuffer / 1024 / 1024).toFixed(1)} MiB per detection with a ` +
         `full buffer of ${DEFAULT_DETECTION_STATE_OPTIONS.eventBufferLimit} (summaries are kept ` +

@@ -2,6 +2,8 @@ import type { DetectionEventRecord } from '@vigil/contracts';
 import type { DecodedRecord, OutputRecord } from '@vigil/kafka';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
+  applyEvents,
+  type DetectionEvent,
   type DetectionState,
   type EffectiveSettings,
   type NotificationSettings,
@@ -60,6 +62,18 @@ function record(detectionId: string, id: string, overrides: Partial<DetectionEve
     value,
   } as unknown as DecodedRecord;
 }
+
+const anEvent = (id: string): DetectionEvent => ({
+  id,
+  detectionId: 'det-a',
+  detectionName: 'Impossible travel',
+  personName: 'Ada',
+  personEmail: 'ada@example.com',
+  description: '',
+  timestamp: T0,
+  riskScore: 5,
+  source: 'okta',
+});
 
 const commandsIn = (outputs: OutputRecord[]) =>
   outputs
@@ -216,6 +230,46 @@ describe('DetectionPartition', () => {
       T0 + 1_000,
     );
     expect(commandsIn(resend.outputs).map((c) => c.currentCount)).toEqual([2_301]);
+  });
+
+  it('seals a window an older processor wrote whole at its next write, and keeps it after', () => {
+    const settings = new FakeSettings();
+    const ids = Array.from({ length: 250 }, (_, i) => `e${i}`);
+    const old = applyEvents(
+      undefined,
+      ids.map((id, i) => ({ ...anEvent(id), timestamp: T0 + i })),
+      T0,
+    ).state;
+    const changelog = new Map<string, Buffer>([['det-a', Buffer.from(JSON.stringify(old))]]);
+
+    const restored = new DetectionPartition({ topics, partition: 2, settings }, changelog, T0);
+    const next = restored.process(
+      [...ids, 'e-new'].map((id) => record('det-a', id)),
+      T0 + 1_000,
+    );
+    expect(commandsIn(next.outputs).map((c) => c.currentCount)).toEqual([251]);
+    for (const o of next.outputs.filter((o) => o.topic === topics.detectionState)) {
+      changelog.set(o.key, o.value!);
+    }
+    next.commit!();
+    expect([...changelog.keys()].sort()).toEqual([
+      'dedup-window:100/0:det-a',
+      'dedup-window:100/1:det-a',
+      'det-a',
+    ]);
+    expect(statesIn(next.outputs).at(-1)?.state.recentEventIds).toEqual([
+      ...ids.slice(200),
+      'e-new',
+    ]);
+    // The partition that wrote it and one restored from what it wrote know the same 251 ids.
+    const again = new DetectionPartition({ topics, partition: 2, settings }, changelog, T0);
+    for (const partition of [restored, again]) {
+      const resend = partition.process(
+        [...ids, 'e-new', 'e-newer'].map((id) => record('det-a', id)),
+        T0 + 2_000,
+      );
+      expect(commandsIn(resend.outputs).map((c) => c.currentCount)).toEqual([252]);
+    }
   });
 
   it('re-examines detections when their settings change, so lifting a disable reports at once', () => {

@@ -21,13 +21,18 @@ import { describeProblems } from './describe-problems';
 import {
   detectionStateRecords,
   restoreDetectionStates,
+  unsealedWindowIds,
   type WindowReseal,
 } from './detection-state-records';
+import {
+  HashedEventIdWindow,
+  randomEventIdHashSeed,
+  type EventIdHashSeed,
+} from './hashed-event-id-window';
 import type { ProcessorTopics } from './processor-topics';
 import { DecisionTally, type DecisionCounter } from './decision-tally';
 import type { SettingsLookup } from './settings-lookup';
 import { toDetectionEvent } from './to-detection-event';
-import { WindowIndexCache } from './window-index-cache';
 
 export interface DetectionPartitionOptions {
   topics: ProcessorTopics;
@@ -52,7 +57,12 @@ export class DetectionPartition implements PartitionHandler {
   /** Restored detections whose next write reseals their window (see WindowReseal). */
   private readonly reseals: Map<string, WindowReseal>;
   private readonly wakeUps = new Map<string, number>();
-  private readonly windows = new WindowIndexCache();
+  /**
+   * Each detection's committed de-duplication window, hashed; its state keeps as strings only
+   * the ids its next state record or sealed segment carries (see unsealedWindowIds).
+   */
+  private readonly windows = new Map<string, HashedEventIdWindow>();
+  private readonly seed: EventIdHashSeed = randomEventIdHashSeed();
   private recheck: Set<string> | 'all' = new Set();
 
   constructor(
@@ -65,7 +75,12 @@ export class DetectionPartition implements PartitionHandler {
     const restored = restoreDetectionStates(changelog, this.windowSize);
     this.states = restored.states;
     this.reseals = restored.reseals;
-    for (const [id, state] of this.states) this.schedule(id, state, now);
+    for (const [id, state] of this.states) {
+      this.windowOf(id).append(state.recentEventIds);
+      // A window to be sealed again is written whole by the next write, so stays whole till then.
+      if (!this.reseals.get(id)?.rewriteWindow) this.states.set(id, unsealedWindowIds(state));
+      this.schedule(id, state, now);
+    }
   }
 
   get size(): number {
@@ -115,7 +130,7 @@ export class DetectionPartition implements PartitionHandler {
     const tally = new DecisionTally();
     for (const [detectionId, events] of byDetection) {
       const previous = this.states.get(detectionId);
-      const windowIds = previous && this.windows.of(detectionId, previous.recentEventIds);
+      const windowIds = previous && this.windows.get(detectionId);
       const applied = applyEvents(previous, events, now, this.options.stateOptions, windowIds);
       // A resend of known events changes nothing and sends nothing.
       if (applied.added === 0) continue;
@@ -192,17 +207,22 @@ export class DetectionPartition implements PartitionHandler {
     added: ReadonlyMap<string, number> = new Map(),
   ): void {
     for (const [detectionId, state] of staged) {
-      const previous = this.states.get(detectionId)?.recentEventIds ?? [];
-      this.windows.advance(
-        detectionId,
-        previous,
-        state.recentEventIds,
-        added.get(detectionId) ?? 0,
-      );
-      this.states.set(detectionId, state);
+      const ids = state.recentEventIds;
+      const newIds = Math.min(added.get(detectionId) ?? 0, ids.length);
+      if (newIds > 0) this.windowOf(detectionId).append(ids.slice(ids.length - newIds));
+      this.states.set(detectionId, unsealedWindowIds(state));
       this.reseals.delete(detectionId);
       this.schedule(detectionId, state, now);
     }
+  }
+
+  private windowOf(detectionId: string): HashedEventIdWindow {
+    let window = this.windows.get(detectionId);
+    if (!window) {
+      window = new HashedEventIdWindow(this.windowSize, this.seed);
+      this.windows.set(detectionId, window);
+    }
+    return window;
   }
 
   private schedule(detectionId: string, state: DetectionState | undefined, now: number): void {

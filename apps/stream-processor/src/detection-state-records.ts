@@ -92,6 +92,20 @@ export function detectionStateRecords(
   return records;
 }
 
+/**
+ * The state with only the window ids its next write can need as strings: those past its last
+ * sealed segment, which its next state record carries or a segment seals. Older ids are in
+ * sealed segments already; the processor looks them up in its hashed window.
+ */
+export function unsealedWindowIds(
+  state: DetectionState,
+  segmentSize = WINDOW_SEGMENT_IDS,
+): DetectionState {
+  const { count } = state;
+  const ids = idsOfEvents(state, Math.floor(count / segmentSize) * segmentSize + 1, count);
+  return ids.length === state.recentEventIds.length ? state : { ...state, recentEventIds: ids };
+}
+
 /** The window ids of the events numbered from..to (1-based), those still in the window. */
 function idsOfEvents(state: DetectionState, from: number, to: number): string[] {
   const ids = state.recentEventIds;

@@ -11,6 +11,11 @@ import {
 } from './detection-state';
 import { sha1Hex } from './sha1';
 
+/** The ids of a detection's de-duplication window, as a caller keeps them for lookups. */
+export interface SeenEventIds {
+  has(id: string): boolean;
+}
+
 export interface ApplyEventsResult {
   state: DetectionState;
   /** How many events were new (not already seen within the de-duplication window). */
@@ -23,9 +28,11 @@ export interface ApplyEventsResult {
  * an id already seen within the de-duplication window (connector retries) counts nothing.
  * `now` is not needed by the fold itself; it is accepted so every entry point takes the clock.
  *
- * `windowIds`, when the caller keeps one, holds exactly the ids of `state.recentEventIds`: the
- * batch's ids are then looked up in it instead of the window being scanned, which matters once
- * a detection's window holds thousands of ids and its batches a few.
+ * `windowIds`, when the caller keeps one, holds exactly the ids of the detection's window (the
+ * last `dedupWindowSize` distinct ids): the batch's ids are then looked up in it instead of the
+ * window being scanned, and `state.recentEventIds` need hold only the newest of them (the
+ * processor keeps the older ones as hashes, a fraction of their size). The returned window is
+ * then those newest ids and the batch's new ones.
  *
  * Throws when there is no state and no event (nothing identifies the detection) or when an event
  * belongs to another detection (a routing bug upstream).
@@ -35,7 +42,7 @@ export function applyEvents(
   events: readonly DetectionEvent[],
   _now: number,
   options: Partial<DetectionStateOptions> = {},
-  windowIds?: ReadonlySet<string>,
+  windowIds?: SeenEventIds,
 ): ApplyEventsResult {
   const opts = { ...DEFAULT_DETECTION_STATE_OPTIONS, ...options };
   const ordered = [...events].sort(
@@ -208,7 +215,7 @@ function initialState(first: DetectionEvent | undefined): DetectionState {
 function seenIds(
   window: readonly string[],
   events: readonly DetectionEvent[],
-  windowIds: ReadonlySet<string> | undefined,
+  windowIds: SeenEventIds | undefined,
 ): Set<string> {
   const seen = new Set<string>();
   if (windowIds) {

@@ -56,7 +56,7 @@ export {
   type StoredChannelState,
   type StoredDetectionState,
 } from './restore-detection-state';
-export { applyEvents, type ApplyEventsResult } from './apply-events';
+export { applyEvents, type ApplyEventsResult, type SeenEventIds } from './apply-events';
 export { decide, type DecideResult } from './decide';
 export {
   judgeChannels,
