@@ -33,6 +33,7 @@ import {
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
 import { benchEventRecord } from './support/bench-event-record';
 import { loadAverage } from './support/bench-passes';
+import { metricSum } from './support/metric-sum';
 import { startBenchProcess } from './support/bench-process';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_700_000);
@@ -58,19 +59,6 @@ async function produce(publisher: ContractPublisher, from: number, to: number): 
   }
 }
 
-/** The value of each series of a metric in a Prometheus text page, summed. */
-function sumOf(page: string, metric: string, labelFilter = ''): number {
-  let sum = 0;
-  for (const line of page.split('\n')) {
-    if (!line.startsWith(metric) || !line.includes(labelFilter)) continue;
-    const name = line.slice(0, line.search(/[{ ]/));
-    if (name !== metric) continue;
-    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  if (!Number.isFinite(sum)) throw new Error(`${metric}: not a number in the processor's /metrics`);
-  return sum;
-}
-
 interface Sample {
   rssBytes: number;
   heapBytes: number;
@@ -83,9 +71,9 @@ async function sample(opsUrl: string, inputTopic: string): Promise<Sample> {
     throw new Error('the processor serves no vigil_process_resident_memory_bytes');
   }
   return {
-    rssBytes: sumOf(page, 'vigil_process_resident_memory_bytes'),
-    heapBytes: sumOf(page, 'vigil_nodejs_heap_size_used_bytes'),
-    consumed: sumOf(page, 'vigil_consumer_records_total', `topic="${inputTopic}"`),
+    rssBytes: metricSum(page, 'vigil_process_resident_memory_bytes'),
+    heapBytes: metricSum(page, 'vigil_nodejs_heap_size_used_bytes'),
+    consumed: metricSum(page, 'vigil_consumer_records_total', `topic="${inputTopic}"`),
   };
 }
 
