@@ -5,7 +5,8 @@
  * load is consumed (and a few quiet seconds) its resident set and used heap are read from its own
  * /metrics. The baseline is the same process idle, before the first event. The target is an
  * absolute bound (≤ 400 MB resident) and a flat line once warm: the growth from the second load
- * to the last is printed too.
+ * to the last is printed too. Then the processor is restarted and one more event per detection
+ * sent, so every window is restored from the changelog: what the restored state holds.
  *
  *   npm run bench:processor-memory     (BENCH_EVENTS 1,700,000, BENCH_DETECTIONS 800,
  *                                       BENCH_LOADS 4 override the sizes)
@@ -109,21 +110,23 @@ async function main(): Promise<void> {
     // Built and run as deployed: through ts-node the compiler alone would hold more than the
     // target.
     execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
-    processor = await startBenchProcess({
-      script: 'dist/apps/stream-processor/src/main.js',
-      env: {
-        ...process.env,
-        KAFKA_BROKERS: BROKERS,
-        SCHEMA_REGISTRY_URL: REGISTRY,
-        DATABASE_URL: databaseUrl.toString(),
-        VIGIL_TOPIC_PREFIX: prefix,
-        VIGIL_TOPIC_PARTITIONS: String(PARTITIONS),
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-      },
-      portVariable: 'OPS_PORT',
-      probePath: '/livez',
-      probeMethod: 'GET',
-    });
+    const startProcessor = () =>
+      startBenchProcess({
+        script: 'dist/apps/stream-processor/src/main.js',
+        env: {
+          ...process.env,
+          KAFKA_BROKERS: BROKERS,
+          SCHEMA_REGISTRY_URL: REGISTRY,
+          DATABASE_URL: databaseUrl.toString(),
+          VIGIL_TOPIC_PREFIX: prefix,
+          VIGIL_TOPIC_PARTITIONS: String(PARTITIONS),
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+        },
+        portVariable: 'OPS_PORT',
+        probePath: '/livez',
+        probeMethod: 'GET',
+      });
+    processor = await startProcessor();
     console.log(
       `stream-processor memory: ${EVENTS} events over ${DETECTIONS} detections in ${LOADS} loads, ` +
         `${PARTITIONS} partitions, the processor in a process of its own; load average ` +
@@ -135,20 +138,25 @@ async function main(): Promise<void> {
       `  baseline, idle before the first event   rss ${mib(idle.rssBytes)}  heap ${mib(idle.heapBytes)}`,
     );
 
+    /** Produces events from..to, waits until `consumed` of them are, and a quiet while. */
+    const loadAndWait = async (from: number, to: number, consumed: number, url: string) => {
+      const started = Date.now();
+      await produce(publisher, from, to);
+      let now = await sample(url, topics.detectionEvents);
+      while (now.consumed < consumed) {
+        if (Date.now() - started > 30 * 60_000) throw new Error(`events up to ${to} not consumed`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        now = await sample(url, topics.detectionEvents);
+      }
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+      return sample(url, topics.detectionEvents);
+    };
+
     const samples: Sample[] = [];
     const perLoad = Math.ceil(EVENTS / LOADS);
     for (let load = 0; load < LOADS; load++) {
       const to = Math.min(EVENTS, (load + 1) * perLoad);
-      const started = Date.now();
-      await produce(publisher, load * perLoad, to);
-      let now = await sample(processor.url, topics.detectionEvents);
-      while (now.consumed < to) {
-        if (Date.now() - started > 30 * 60_000) throw new Error(`load ${load + 1} not consumed`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        now = await sample(processor.url, topics.detectionEvents);
-      }
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-      now = await sample(processor.url, topics.detectionEvents);
+      const now = await loadAndWait(load * perLoad, to, to, processor.url);
       samples.push(now);
       console.log(
         `  after ${String(to).padStart(9)} events (load ${load + 1})  rss ${mib(now.rssBytes)}  ` +
@@ -162,6 +170,16 @@ async function main(): Promise<void> {
       `  rss at the end ${mib(last.rssBytes).trim()}, peak ${mib(peak).trim()} (target <= 400 MiB); ` +
         `growth from load ${Math.min(2, samples.length)} to the last ` +
         `${((last.rssBytes - warm.rssBytes) / 1024 / 1024).toFixed(0)} MiB (target: flat)`,
+    );
+
+    // A restart restores every window from the changelog (on each partition's first batch):
+    // one more event per detection makes it, and shows what the restored state holds.
+    await processor.stop();
+    processor = await startProcessor();
+    const restored = await loadAndWait(EVENTS, EVENTS + DETECTIONS, DETECTIONS, processor.url);
+    console.log(
+      `  restarted, every window restored, then one event per detection: rss ` +
+        `${mib(restored.rssBytes).trim()}  heap ${mib(restored.heapBytes).trim()}`,
     );
   } finally {
     await processor?.stop();

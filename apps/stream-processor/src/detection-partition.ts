@@ -22,6 +22,7 @@ import {
   detectionStateRecords,
   restoreDetectionStates,
   unsealedWindowIds,
+  WINDOW_SEGMENT_IDS,
   type WindowReseal,
 } from './detection-state-records';
 import {
@@ -72,15 +73,19 @@ export class DetectionPartition implements PartitionHandler {
   ) {
     this.windowSize =
       options.stateOptions?.dedupWindowSize ?? DEFAULT_DETECTION_STATE_OPTIONS.dedupWindowSize;
-    const restored = restoreDetectionStates(changelog, this.windowSize);
+    const restored = restoreDetectionStates(
+      changelog,
+      this.windowSize,
+      WINDOW_SEGMENT_IDS,
+      (id, state, reseal) => {
+        this.windowOf(id).append(state.recentEventIds);
+        // A window to be sealed again is written whole by the next write: whole till then.
+        return reseal?.rewriteWindow ? state : unsealedWindowIds(state);
+      },
+    );
     this.states = restored.states;
     this.reseals = restored.reseals;
-    for (const [id, state] of this.states) {
-      this.windowOf(id).append(state.recentEventIds);
-      // A window to be sealed again is written whole by the next write, so stays whole till then.
-      if (!this.reseals.get(id)?.rewriteWindow) this.states.set(id, unsealedWindowIds(state));
-      this.schedule(id, state, now);
-    }
+    for (const [id, state] of this.states) this.schedule(id, state, now);
   }
 
   get size(): number {

@@ -107,6 +107,21 @@ describe('detection state records', () => {
     );
   });
 
+  it('hands each detection to `keep` as it is restored, its whole window with it, and keeps what it returns', () => {
+    const changelog = new Map<string, Buffer>();
+    const a = run([250], 10_000);
+    const b = run([130], 10_000);
+    for (const [key, value] of a.changelog) changelog.set(key, value);
+    for (const [key, value] of b.changelog) changelog.set(key.replace('det-1', 'det-2'), value);
+    const kept: string[] = [];
+    const restored = restoreDetectionStates(changelog, 10_000, WINDOW_SEGMENT_IDS, (id, state) => {
+      kept.push(`${id}:${state.recentEventIds.length}`);
+      return { ...state, recentEventIds: [] };
+    });
+    expect(kept.sort()).toEqual(['det-1:250', 'det-2:130']);
+    expect([...restored.states.values()].map((s) => s.recentEventIds)).toEqual([[], []]);
+  });
+
   it('reads a state record that carries its whole window (older records)', () => {
     const state = applyEvents(undefined, events('det-2', 0, 1_500), T0).state;
     const changelog = new Map([['det-2', Buffer.from(JSON.stringify(state))]]);

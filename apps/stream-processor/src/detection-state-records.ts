@@ -117,28 +117,41 @@ interface SegmentRecord {
   key: string;
   size: number;
   segment: number;
-  ids: string[];
+  /** The ids as written (a JSON array), parsed only when the walk uses the segment. */
+  value: Buffer;
 }
+
+/**
+ * What a caller keeps of each restored detection, told as each is restored so that no more
+ * than one detection's window is held as strings at a time: the processor hashes the window
+ * and keeps only the ids its next write needs.
+ */
+export type KeepRestoredState = (
+  detectionId: string,
+  state: DetectionState,
+  reseal: WindowReseal | undefined,
+) => DetectionState;
 
 /**
  * The detection states of a restored changelog, windows reassembled from their sealed segments
  * (of the size the state record names): walking back from the tail through contiguous, full
  * segments, up to `windowSize` ids. Detections whose next write must reseal their window are
  * listed in `reseals`: a record that carried its whole window, or one whose segment size is not
- * `segmentSize`, or that has segments of another size left over.
+ * `segmentSize`, or that has segments of another size left over. Each detection's state goes
+ * through `keep` as soon as it is restored.
  */
 export function restoreDetectionStates(
   changelog: ReadonlyMap<string, Buffer>,
   windowSize: number,
   segmentSize = WINDOW_SEGMENT_IDS,
+  keep: KeepRestoredState = (_detectionId, state) => state,
 ): { states: Map<string, DetectionState>; reseals: Map<string, WindowReseal> } {
   const segments = new Map<string, SegmentRecord[]>();
   for (const [key, value] of changelog) {
     if (!isWindowSegmentKey(key)) continue;
     const { size, segment, detectionId } = parseWindowSegmentKey(key);
-    const ids = JSON.parse(value.toString('utf8')) as string[];
     const list = segments.get(detectionId) ?? [];
-    list.push({ key, size, segment, ids });
+    list.push({ key, size, segment, value });
     segments.set(detectionId, list);
   }
   const states = new Map<string, DetectionState>();
@@ -162,9 +175,10 @@ export function restoreDetectionStates(
         const sealed = bySegment.get(segment);
         if (length >= windowSize || lowest !== (segment + 1) * size + 1 || !sealed) break;
         used.add(sealed);
-        parts.unshift(sealed.ids);
-        length += sealed.ids.length;
-        lowest -= sealed.ids.length;
+        const ids = JSON.parse(sealed.value.toString('utf8')) as string[];
+        parts.unshift(ids);
+        length += ids.length;
+        lowest -= ids.length;
       }
       const window = parts.flat();
       state.recentEventIds = window.slice(Math.max(0, window.length - windowSize));
@@ -173,10 +187,10 @@ export function restoreDetectionStates(
     // After a rewrite no segment of the old layout is used; otherwise those the walk skipped
     // (outside a window configured smaller, say) are left-overs.
     const stale = own.filter((s) => rewriteWindow || !used.has(s)).map((s) => s.key);
-    if (rewriteWindow || stale.length > 0) {
-      reseals.set(key, { rewriteWindow, staleSegmentKeys: stale });
-    }
-    states.set(key, state);
+    const reseal =
+      rewriteWindow || stale.length > 0 ? { rewriteWindow, staleSegmentKeys: stale } : undefined;
+    if (reseal) reseals.set(key, reseal);
+    states.set(key, keep(key, state, reseal));
   }
   return { states, reseals };
 }

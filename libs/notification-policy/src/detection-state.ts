@@ -66,7 +66,10 @@ export interface DetectionState {
   users: AffectedUser[];
   /** 64-bit hashes (hex) of users beyond the list, so `userCount` stays exact without keeping them. */
   overflowUserHashes: string[];
-  /** The last `dedupWindowSize` distinct event ids, oldest first. */
+  /**
+   * The last `dedupWindowSize` distinct event ids, oldest first; or only the newest of them when
+   * the caller keeps the window apart (see applyEvents' `windowIds`).
+   */
   recentEventIds: string[];
   /**
    * The most recently received events not yet reported on every channel, oldest first (by seq),
