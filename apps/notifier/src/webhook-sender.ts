@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import {
@@ -9,7 +10,6 @@ import {
   type WebhookTargetPolicy,
 } from '@vigil/control-plane';
 import { bodyToSend, destinationUrl, type DestinationConfig } from '@vigil/destinations';
-import { Webhook } from 'standardwebhooks';
 import type { SendOutcome } from './send-outcome';
 
 export const WEBHOOK_USER_AGENT = 'Vigil-Webhooks/1';
@@ -215,7 +215,30 @@ export function signatureHeader(
   payload: string,
 ): string {
   const secrets = [provider.secret, ...(provider.previousSecret ? [provider.previousSecret] : [])];
-  return secrets.map((secret) => new Webhook(secret).sign(id, timestamp, payload)).join(' ');
+  const seconds = Math.floor(timestamp.getTime() / 1000);
+  return secrets.map((secret) => standardWebhookSignature(secret, id, seconds, payload)).join(' ');
+}
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * `v1,` and the base64 HMAC-SHA256 of `id.timestamp.payload` under the secret's base64 key, as
+ * the Standard Webhooks library signs (its verifier is the spec's reference) but with node's
+ * native HMAC: the library's JavaScript SHA-256 took a tenth of the notifier's time per delivery.
+ */
+function standardWebhookSignature(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  payload: string,
+): string {
+  const key = Buffer.from(
+    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
+    'base64',
+  );
+  if (key.length === 0) throw new Error('a webhook secret cannot be empty');
+  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.`).update(payload);
+  return `v1,${mac.digest('base64')}`;
 }
 
 /**
