@@ -232,6 +232,35 @@ describe('DetectionPartition', () => {
     expect(commandsIn(resend.outputs).map((c) => c.currentCount)).toEqual([2_301]);
   });
 
+  it('dedups the same before and after a window is first sealed and hashed, and after a restore', () => {
+    const settings = new FakeSettings();
+    const partition = new DetectionPartition({ topics, partition: 2, settings }, new Map(), T0);
+    const changelog = new Map<string, Buffer>();
+    const ids = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `e${from + i}`);
+    const counts: number[] = [];
+    const send = (target: DetectionPartition, batch: string[], at: number) => {
+      const result = target.process(
+        batch.map((id) => record('det-a', id)),
+        at,
+      );
+      counts.push(...commandsIn(result.outputs).map((c) => c.currentCount));
+      for (const o of result.outputs.filter((o) => o.topic === topics.detectionState)) {
+        changelog.set(o.key, o.value!);
+      }
+      result.commit!();
+    };
+    send(partition, ids(0, 99), T0);
+    // Resends of all it knows with a few new: the batch that seals the first segment, then one
+    // after it, then a partition restored from what was written.
+    send(partition, ids(0, 103), T0 + 1_000);
+    send(partition, ids(0, 104), T0 + 2_000);
+    send(partition, ids(0, 104), T0 + 3_000);
+    const restored = new DetectionPartition({ topics, partition: 2, settings }, changelog, T0);
+    send(restored, ids(0, 105), T0 + 4_000);
+    expect(counts).toEqual([99, 103, 104, 105]);
+  });
+
   it('seals a window an older processor wrote whole at its next write, and keeps it after', () => {
     const settings = new FakeSettings();
     const ids = Array.from({ length: 250 }, (_, i) => `e${i}`);

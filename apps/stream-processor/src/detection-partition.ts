@@ -59,8 +59,11 @@ export class DetectionPartition implements PartitionHandler {
   private readonly reseals: Map<string, WindowReseal>;
   private readonly wakeUps = new Map<string, number>();
   /**
-   * Each detection's committed de-duplication window, hashed; its state keeps as strings only
-   * the ids its next state record or sealed segment carries (see unsealedWindowIds).
+   * The committed de-duplication window, hashed, of each detection that has sealed a segment:
+   * its state keeps as strings only the ids its next state record or segment carries (see
+   * unsealedWindowIds). A detection without one (fewer ids than a segment, most of them) has
+   * its whole window in its state, which the fold scans: a hashed window's typed arrays cost
+   * more than a few ids.
    */
   private readonly windows = new Map<string, HashedEventIdWindow>();
   private readonly seed: EventIdHashSeed = randomEventIdHashSeed();
@@ -78,9 +81,12 @@ export class DetectionPartition implements PartitionHandler {
       this.windowSize,
       WINDOW_SEGMENT_IDS,
       (id, state, reseal) => {
-        this.windowOf(id).append(state.recentEventIds);
         // A window to be sealed again is written whole by the next write: whole till then.
-        return reseal?.rewriteWindow ? state : unsealedWindowIds(state);
+        const kept = reseal?.rewriteWindow ? state : unsealedWindowIds(state);
+        if (kept.recentEventIds.length < state.recentEventIds.length || reseal?.rewriteWindow) {
+          this.hashWindow(id, state.recentEventIds);
+        }
+        return kept;
       },
     );
     this.states = restored.states;
@@ -213,21 +219,25 @@ export class DetectionPartition implements PartitionHandler {
   ): void {
     for (const [detectionId, state] of staged) {
       const ids = state.recentEventIds;
+      const kept = unsealedWindowIds(state);
+      const window = this.windows.get(detectionId);
       const newIds = Math.min(added.get(detectionId) ?? 0, ids.length);
-      if (newIds > 0) this.windowOf(detectionId).append(ids.slice(ids.length - newIds));
-      this.states.set(detectionId, unsealedWindowIds(state));
+      if (window) {
+        if (newIds > 0) window.append(ids.slice(ids.length - newIds));
+      } else if (kept.recentEventIds.length < ids.length) {
+        // Its first sealed segment: the ids the state held were its whole window.
+        this.hashWindow(detectionId, ids);
+      }
+      this.states.set(detectionId, kept);
       this.reseals.delete(detectionId);
       this.schedule(detectionId, state, now);
     }
   }
 
-  private windowOf(detectionId: string): HashedEventIdWindow {
-    let window = this.windows.get(detectionId);
-    if (!window) {
-      window = new HashedEventIdWindow(this.windowSize, this.seed);
-      this.windows.set(detectionId, window);
-    }
-    return window;
+  private hashWindow(detectionId: string, wholeWindow: readonly string[]): void {
+    const window = new HashedEventIdWindow(this.windowSize, this.seed);
+    window.append(wholeWindow);
+    this.windows.set(detectionId, window);
   }
 
   private schedule(detectionId: string, state: DetectionState | undefined, now: number): void {

@@ -12,8 +12,8 @@ export function randomEventIdHashSeed(): EventIdHashSeed {
   return { a: bytes.readUInt32LE(0), b: bytes.readUInt32LE(4) };
 }
 
-const MIN_RING = 16;
-const MIN_SLOTS = 32;
+const MIN_RING = 4;
+const MIN_SLOTS = 8;
 /** Linear probing stays short below three quarters full and the table at 1.3-2.7 slots per id. */
 const MAX_LOAD = 0.75;
 
