@@ -13,7 +13,6 @@
  * Needs the local servers (deploy/local/servers.sh). Uses a database, topic prefix, index
  * prefix and subjects of its own and removes them afterwards.
  */
-import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +35,7 @@ import { startIndexer } from '../apps/indexer/src/start-indexer';
 import { startIngest } from '../apps/ingest/src/start-ingest';
 import { startNotifier } from '../apps/notifier/src/start-notifier';
 import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
+import { removeBenchArtifacts } from './support/remove-bench-artifacts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -302,31 +302,6 @@ async function pipeline(
   }
 }
 
-async function cleanUp(admin: PgClient, database: string): Promise<void> {
-  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  const kafkaAdmin = kafka.admin();
-  await kafkaAdmin.connect();
-  try {
-    const topics = (await kafkaAdmin.listTopics()).filter((t) => t.startsWith(topicPrefix));
-    if (topics.length > 0) await kafkaAdmin.deleteTopics({ topics });
-    const { groups } = await kafkaAdmin.listGroups();
-    const ours = groups.map((g) => g.groupId).filter((id) => id.startsWith(topicPrefix));
-    if (ours.length > 0) await kafkaAdmin.deleteGroups(ours).catch(() => undefined);
-  } finally {
-    await kafkaAdmin.disconnect();
-  }
-  const es = new ElasticsearchClient({ node: ELASTICSEARCH });
-  await es.indices
-    .delete({ index: `${indexPrefix}*`, expand_wildcards: 'all' })
-    .catch(() => undefined);
-  await es.indices.deleteIndexTemplate({ name: `${indexPrefix}*` }).catch(() => undefined);
-  await es.close();
-  const subjects = (await (await fetch(`${REGISTRY}/subjects`)).json()) as string[];
-  for (const subject of subjects.filter((s) => s.startsWith(topicPrefix))) {
-    await fetch(`${REGISTRY}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' });
-  }
-}
-
 async function main(): Promise<void> {
   const database = `vigil_bench_${runId}`;
   const databaseUrl = new URL(ADMIN_URL);
@@ -361,7 +336,13 @@ async function main(): Promise<void> {
       `  ratio pipeline / baseline              p50 ${ratio('p50')}  p99 ${ratio('p99')}`,
     );
   } finally {
-    await cleanUp(admin, database);
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await removeBenchArtifacts({
+      kafka,
+      topicPrefix,
+      registryUrl: REGISTRY,
+      elasticsearch: { url: ELASTICSEARCH, indexPrefix },
+    });
     await admin.end();
   }
 }

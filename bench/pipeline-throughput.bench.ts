@@ -18,7 +18,6 @@
  * (deploy/local/servers.sh). Uses a database, topic and index prefixes and subjects of its own
  * and removes them afterwards.
  */
-import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +35,7 @@ import { loadAverage, median, medianAndSpread, passCount } from './support/bench
 import { startBenchProcess, type BenchProcess } from './support/bench-process';
 import { cpuSecondsOfProcess } from './support/closed-loop';
 import { metricSum } from './support/metric-sum';
+import { removeBenchArtifacts } from './support/remove-bench-artifacts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 150_000);
 const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 2_000);
@@ -239,32 +239,12 @@ async function main(): Promise<void> {
     await sql.close();
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await admin.end();
-    await cleanUp();
-  }
-}
-
-async function cleanUp(): Promise<void> {
-  const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
-  const kafkaAdmin = kafka.admin();
-  await kafkaAdmin.connect();
-  try {
-    const topics = (await kafkaAdmin.listTopics()).filter((t) => t.startsWith(runPrefix));
-    if (topics.length > 0) await kafkaAdmin.deleteTopics({ topics });
-    const { groups } = await kafkaAdmin.listGroups();
-    const ours = groups.map((g) => g.groupId).filter((id) => id.startsWith(runPrefix));
-    if (ours.length > 0) await kafkaAdmin.deleteGroups(ours).catch(() => undefined);
-  } finally {
-    await kafkaAdmin.disconnect();
-  }
-  const es = new ElasticsearchClient({ node: ELASTICSEARCH });
-  await es.indices
-    .delete({ index: `${runPrefix}*`, expand_wildcards: 'all' })
-    .catch(() => undefined);
-  await es.indices.deleteIndexTemplate({ name: `${runPrefix}*` }).catch(() => undefined);
-  await es.close();
-  const subjects = (await (await fetch(`${REGISTRY}/subjects`)).json()) as string[];
-  for (const subject of subjects.filter((s) => s.startsWith(runPrefix))) {
-    await fetch(`${REGISTRY}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' });
+    await removeBenchArtifacts({
+      kafka: new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING }),
+      topicPrefix: runPrefix,
+      registryUrl: REGISTRY,
+      elasticsearch: { url: ELASTICSEARCH, indexPrefix: runPrefix },
+    });
   }
 }
 

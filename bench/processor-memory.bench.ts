@@ -36,6 +36,7 @@ import { benchEventRecord } from './support/bench-event-record';
 import { loadAverage } from './support/bench-passes';
 import { metricSum } from './support/metric-sum';
 import { startBenchProcess } from './support/bench-process';
+import { removeBenchArtifacts } from './support/remove-bench-artifacts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_700_000);
 const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 800);
@@ -187,25 +188,7 @@ async function main(): Promise<void> {
     await sql.close();
     await adminDb.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await adminDb.end();
-    await cleanUpKafka();
-  }
-}
-
-async function cleanUpKafka(): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics });
-    const { groups } = await admin.listGroups();
-    const ours = groups.map((g) => g.groupId).filter((id) => id.startsWith(prefix));
-    if (ours.length > 0) await admin.deleteGroups(ours).catch(() => undefined);
-  } finally {
-    await admin.disconnect();
-  }
-  const subjects = (await (await fetch(`${REGISTRY}/subjects`)).json()) as string[];
-  for (const subject of subjects.filter((s) => s.startsWith(prefix))) {
-    await fetch(`${REGISTRY}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' });
+    await removeBenchArtifacts({ kafka, topicPrefix: prefix, registryUrl: REGISTRY });
   }
 }
 
