@@ -27,12 +27,13 @@ import { SecretBox, WebhookProviderService, createPgSqlClient } from '@vigil/con
 import { TopicCatalog, createKafkaClient } from '@vigil/kafka';
 import { startNotifier } from '../apps/notifier/src/start-notifier';
 import { loadAverage, medianAndSpread, passCount } from './support/bench-passes';
+import { BENCH_SERVERS } from './support/bench-servers';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PROVIDERS = 10;
-const ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const ADMIN_URL = BENCH_SERVERS.postgresAdminUrl;
+const KAFKA_BROKERS = BENCH_SERVERS.kafkaBrokers;
 const APP_URL = 'https://vigil.example.com';
 
 function decision(i: number, providerId: string): WebhookDecision {
@@ -159,7 +160,7 @@ async function main(): Promise<void> {
     DATABASE_URL: databaseUrl.toString(),
     DATABASE_POOL_SIZE: '20',
     KAFKA_BROKERS,
-    SCHEMA_REGISTRY_URL: process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7',
+    SCHEMA_REGISTRY_URL: BENCH_SERVERS.schemaRegistryUrl,
     VIGIL_TOPIC_PREFIX: `bench-${runId}.`,
     VIGIL_TOPIC_PARTITIONS: '6',
     APP_URL,

@@ -36,6 +36,7 @@ import { startIngest } from '../apps/ingest/src/start-ingest';
 import { startNotifier } from '../apps/notifier/src/start-notifier';
 import { startStreamProcessor } from '../apps/stream-processor/src/start-stream-processor';
 import { removeBenchArtifacts } from './support/remove-bench-artifacts';
+import { BENCH_SERVERS } from './support/bench-servers';
 
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -43,10 +44,10 @@ const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 50);
 const WARM_UP_SECONDS = 5;
 const PARTITIONS = 6;
 const DRAIN_TIMEOUT_MS = 60_000;
-const ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
-const ELASTICSEARCH = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
+const ADMIN_URL = BENCH_SERVERS.postgresAdminUrl;
+const BROKERS = BENCH_SERVERS.kafkaBrokers;
+const REGISTRY = BENCH_SERVERS.schemaRegistryUrl;
+const ELASTICSEARCH = BENCH_SERVERS.elasticsearchUrl;
 
 const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const topicPrefix = `bench-${runId}.`;

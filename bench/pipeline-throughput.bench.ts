@@ -23,19 +23,15 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client as PgClient } from 'pg';
-import {
-  SqlNotificationSettingsStore,
-  createApiTokenService,
-  createPgSqlClient,
-  runMigrations,
-} from '@vigil/control-plane';
+import { createApiTokenService, createPgSqlClient, runMigrations } from '@vigil/control-plane';
 import { TopicCatalog } from '@vigil/kafka';
-import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
 import { loadAverage, median, medianAndSpread, passCount } from './support/bench-passes';
 import { startBenchProcess, type BenchProcess } from './support/bench-process';
 import { cpuSecondsOfProcess } from './support/closed-loop';
 import { metricSum } from './support/metric-sum';
 import { removeBenchArtifacts } from './support/remove-bench-artifacts';
+import { BENCH_SERVERS } from './support/bench-servers';
+import { saveHeaviestOutputSettings } from './support/save-heaviest-output-settings';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 150_000);
 const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 2_000);
@@ -43,10 +39,10 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const PARTITIONS = 6;
 const DRAIN_TIMEOUT_MS = 10 * 60_000;
-const ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
-const ELASTICSEARCH = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
+const ADMIN_URL = BENCH_SERVERS.postgresAdminUrl;
+const BROKERS = BENCH_SERVERS.kafkaBrokers;
+const REGISTRY = BENCH_SERVERS.schemaRegistryUrl;
+const ELASTICSEARCH = BENCH_SERVERS.elasticsearchUrl;
 
 const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 /** Every topic, group, subject and index of the run starts with this. */
@@ -179,14 +175,7 @@ async function main(): Promise<void> {
   const sql = createPgSqlClient(databaseUrl.toString(), 2);
   try {
     await runMigrations(sql);
-    await new SqlNotificationSettingsStore(sql).saveGlobal({
-      ...DEFAULT_NOTIFICATION_SETTINGS,
-      frequency: 'immediate',
-      webhookEnabled: true,
-      webhookProviderIds: ['bench'],
-      emailEnabled: true,
-      recipients: ['soc@example.com'],
-    });
+    await saveHeaviestOutputSettings(sql);
     const token = (
       await createApiTokenService(sql).createToken({
         name: 'bench connector',

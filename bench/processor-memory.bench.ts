@@ -19,11 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import type { DetectionEventRecord } from '@vigil/contracts';
-import {
-  SqlNotificationSettingsStore,
-  createPgSqlClient,
-  runMigrations,
-} from '@vigil/control-plane';
+import { createPgSqlClient, runMigrations } from '@vigil/control-plane';
 import {
   AvroCodec,
   ContractPublisher,
@@ -31,21 +27,22 @@ import {
   ensureTopics,
   registerContracts,
 } from '@vigil/kafka';
-import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
 import { benchEventRecord } from './support/bench-event-record';
 import { loadAverage } from './support/bench-passes';
 import { metricSum } from './support/metric-sum';
 import { startBenchProcess } from './support/bench-process';
 import { removeBenchArtifacts } from './support/remove-bench-artifacts';
+import { BENCH_SERVERS } from './support/bench-servers';
+import { saveHeaviestOutputSettings } from './support/save-heaviest-output-settings';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_700_000);
 const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 800);
 const LOADS = Number(process.env.BENCH_LOADS ?? 4);
 const PARTITIONS = 6;
 const QUIET_MS = 3_000;
-const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
-const ADMIN_DB = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BROKERS = BENCH_SERVERS.kafkaBrokers;
+const REGISTRY = BENCH_SERVERS.schemaRegistryUrl;
+const ADMIN_DB = BENCH_SERVERS.postgresAdminUrl;
 const runId = randomUUID().slice(0, 8);
 const prefix = `bench-${runId}-memory.`;
 const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
@@ -95,15 +92,7 @@ async function main(): Promise<void> {
   let processor: Awaited<ReturnType<typeof startBenchProcess>> | null = null;
   try {
     await runMigrations(sql);
-    // Every detection notifies both channels at each recalculation: the heaviest output.
-    await new SqlNotificationSettingsStore(sql).saveGlobal({
-      ...DEFAULT_NOTIFICATION_SETTINGS,
-      frequency: 'immediate',
-      webhookEnabled: true,
-      webhookProviderIds: ['bench'],
-      emailEnabled: true,
-      recipients: ['soc@example.com'],
-    });
+    await saveHeaviestOutputSettings(sql);
     await ensureTopics(kafka, topics.all());
     await registerContracts(codec, topics);
     await publisher.connect();

@@ -28,6 +28,7 @@ import { startBenchProcess } from './support/bench-process';
 import { closedLoop, cpuSecondsOfProcess, type ClosedLoopResult } from './support/closed-loop';
 import { searchRequest } from './support/search-request';
 import { latencyWithAndWithoutMetrics } from './support/metrics-overhead';
+import { BENCH_SERVERS } from './support/bench-servers';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
@@ -38,8 +39,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 10) * 1000;
 const BATCH = 10_000;
 const PARALLEL_BULKS = 3;
-const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200';
-const ADMIN_URL = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ELASTICSEARCH_URL = BENCH_SERVERS.elasticsearchUrl;
+const ADMIN_URL = BENCH_SERVERS.postgresAdminUrl;
 const SOURCES = ['okta', 'google', 'github', 'slack', 'crowdstrike'];
 const BASE = Date.UTC(2025, 0, 1);
 const SPAN_MS = 180 * 86_400_000;

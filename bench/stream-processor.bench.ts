@@ -20,11 +20,7 @@ import {
 } from 'kafkajs';
 import { Client } from 'pg';
 import type { DetectionEventRecord } from '@vigil/contracts';
-import {
-  SqlNotificationSettingsStore,
-  createPgSqlClient,
-  runMigrations,
-} from '@vigil/control-plane';
+import { createPgSqlClient, runMigrations } from '@vigil/control-plane';
 import {
   AvroCodec,
   ContractPublisher,
@@ -36,7 +32,6 @@ import {
 } from '@vigil/kafka';
 import {
   DEFAULT_DETECTION_STATE_OPTIONS,
-  DEFAULT_NOTIFICATION_SETTINGS,
   applyEvents,
   type DetectionEvent,
   type DetectionState,
@@ -54,12 +49,14 @@ import {
   throughputWithAndWithoutMetrics,
   type MetricsSetting,
 } from './support/metrics-overhead';
+import { BENCH_SERVERS } from './support/bench-servers';
+import { saveHeaviestOutputSettings } from './support/save-heaviest-output-settings';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const DETECTIONS = Number(process.env.BENCH_DETECTIONS ?? 2_000);
-const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
-const ADMIN_DB = process.env.POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BROKERS = BENCH_SERVERS.kafkaBrokers;
+const REGISTRY = BENCH_SERVERS.schemaRegistryUrl;
+const ADMIN_DB = BENCH_SERVERS.postgresAdminUrl;
 const runId = randomUUID().slice(0, 8);
 
 const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
@@ -415,15 +412,7 @@ async function main(): Promise<void> {
   const created: string[] = [];
   try {
     await runMigrations(sql);
-    // Every detection notifies both channels at each recalculation: the heaviest output.
-    await new SqlNotificationSettingsStore(sql).saveGlobal({
-      ...DEFAULT_NOTIFICATION_SETTINGS,
-      frequency: 'immediate',
-      webhookEnabled: true,
-      webhookProviderIds: ['bench'],
-      emailEnabled: true,
-      recipients: ['soc@example.com'],
-    });
+    await saveHeaviestOutputSettings(sql);
 
     console.log(`stream processor bench: ${EVENTS} events over ${DETECTIONS} detections`);
     for (const partitions of [1, 6]) {

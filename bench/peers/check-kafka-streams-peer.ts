@@ -27,9 +27,10 @@ import {
   type PeerProgress,
   type PeerRun,
 } from '../support/kafka-streams-peer';
+import { BENCH_SERVERS } from '../support/bench-servers';
 
-const BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
-const REGISTRY = process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7';
+const BROKERS = BENCH_SERVERS.kafkaBrokers;
+const REGISTRY = BENCH_SERVERS.schemaRegistryUrl;
 const DETECTIONS = 4;
 /** Events from this number on belong to a detection that gets nothing in the second run. */
 const QUIET_FROM = 10_000;
