@@ -7,7 +7,9 @@ import type { Server, Socket } from 'node:net';
  * from its log.
  */
 export async function reportOpenHandles(graceMs = 2_000): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+  // A referenced timer: with nothing else left, an unreferenced one would let the process end
+  // here, in the middle of jest's teardown, with status 0 whatever the tests' results.
+  await new Promise((resolve) => setTimeout(resolve, graceMs));
   const open = openHandles();
   if (open.length === 0) return;
   process.stderr.write(`still open after the test files ended:\n  ${open.join('\n  ')}\n`);

@@ -1,0 +1,3 @@
+it('fails on purpose', () => {
+  expect('the failure').toBe('seen in the exit status');
+});
