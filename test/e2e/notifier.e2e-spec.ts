@@ -28,6 +28,8 @@ jest.setTimeout(60_000);
 
 const APP_URL = 'https://vigil.example.com';
 const WEBHOOK_TIMEOUT_MS = 1_000;
+/** How long the digest spec's window stays open after its entries are sent. */
+const WINDOW_STILL_OPEN_MS = 3_000;
 
 let notifier: RunningApp;
 let receiver: WebhookReceiver;
@@ -235,7 +237,13 @@ describe('notifier on the real stack', () => {
 
   it('sends one digest per recipient per window covering every updated detection', async () => {
     const recipients = ['digest-1@example.com', 'digest-2@example.com'];
+    // Sent while their window is open, as the processor does: the two detections' entries may
+    // travel on different partitions, and only a window still open (plus the grace) is sure to
+    // take both into its first digest; an entry after that goes to a follow-up digest.
+    const windowEnd = Date.now() + WINDOW_STILL_OPEN_MS;
+    const window = { windowStart: windowEnd - 60 * 60_000, windowEnd };
     const travel = aDigestEntryDecision({
+      ...window,
       detectionName: 'Impossible travel',
       recipients,
       currentCount: 10,
@@ -245,6 +253,7 @@ describe('notifier on the real stack', () => {
     });
     const staleTravel = { ...travel, notificationId: 'older', currentCount: 8, windowNewCount: 2 };
     const download = aDigestEntryDecision({
+      ...window,
       detectionName: 'Mass download',
       recipients: ['digest-1@example.com'],
       currentCount: 3,
