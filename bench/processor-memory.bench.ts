@@ -165,11 +165,13 @@ async function main(): Promise<void> {
     // A restart restores every window from the changelog (on each partition's first batch):
     // one more event per detection makes it, and shows what the restored state holds.
     await processor.stop();
+    const restarted = Date.now();
     processor = await startProcessor();
     const restored = await loadAndWait(EVENTS, EVENTS + DETECTIONS, DETECTIONS, processor.url);
     console.log(
       `  restarted, every window restored, then one event per detection: rss ` +
-        `${mib(restored.rssBytes).trim()}  heap ${mib(restored.heapBytes).trim()}`,
+        `${mib(restored.rssBytes).trim()}  heap ${mib(restored.heapBytes).trim()}  ` +
+        `(${((Date.now() - restarted) / 1000).toFixed(1)} s from start to the last one decided)`,
     );
   } finally {
     await processor?.stop();

@@ -14,7 +14,10 @@ import type { ProcessorTopics } from './processor-topics';
 
 /**
  * Ids per sealed window segment: a state record carries fewer than this many ids, so every
- * write of a state costs at most about this many ids (~20 bytes each) on top of the state.
+ * write of a state costs at most about this many ids (~40 bytes each) on top of the state.
+ * Smaller segments write fewer bytes per event but give a restore more records to hold: at 20,
+ * state records were half as large, the CPU per event did not change measurably, and a restore
+ * of 1.7M ids over 800 detections took the processor past its 400 MB bound (442 vs 354 MiB).
  */
 export const WINDOW_SEGMENT_IDS = 100;
 
