@@ -44,7 +44,8 @@ const config: Config = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     {
       // The deployment as shipped: compose files and Kubernetes manifests through their own
-      // tools, the image's files, and `npm start` stopped by a signal. No servers needed.
+      // tools, the image's files, `npm start` stopped by a signal, and the test run's own exit
+      // status. No servers needed.
       ...common,
       displayName: 'deploy',
       testMatch: ['<rootDir>/test/deploy/**/*.deploy-spec.ts'],
