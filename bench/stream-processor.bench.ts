@@ -10,14 +10,7 @@
  *   BENCH_EVENTS=20000 BENCH_DETECTIONS=500 npm run bench:processor
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type Batch,
-  CompressionTypes,
-  Kafka,
-  logLevel,
-  type Message,
-  type Producer,
-} from 'kafkajs';
+import { type Batch, Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import type { DetectionEventRecord } from '@vigil/contracts';
 import { createPgSqlClient, runMigrations } from '@vigil/control-plane';
@@ -25,9 +18,7 @@ import {
   AvroCodec,
   ContractPublisher,
   TopicCatalog,
-  chunkBySize,
   ensureTopics,
-  offsetsToCommit,
   registerContracts,
 } from '@vigil/kafka';
 import {
@@ -43,6 +34,12 @@ import {
   randomEventIdHashSeed,
 } from '../apps/stream-processor/src/hashed-event-id-window';
 import { benchEventRecord } from './support/bench-event-record';
+import {
+  ProcessorFloor,
+  decodeAll,
+  processorOutputs,
+  type WrittenRecord,
+} from './support/processor-floor';
 import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
 import {
   processorInstrumentCost,
@@ -124,12 +121,6 @@ async function rateOfReadingAll(
   return { steady: rate(ended - firstBatchAt), overall: rate(ended - started) };
 }
 
-async function decodeAll(codec: AvroCodec, batch: Batch): Promise<void> {
-  for (const message of batch.messages) {
-    if (!codec.decodeKnown(message.value)) await codec.decode(message.value);
-  }
-}
-
 /** Baseline: the same records, read committed and Avro-decoded, nothing else. */
 function rawDecodeRate(topics: TopicCatalog, codec: AvroCodec): Promise<Rate> {
   return rateOfReadingAll(
@@ -152,56 +143,9 @@ async function medianRate(measure: () => Promise<Rate>, runs = 3): Promise<Rate>
   };
 }
 
-interface WrittenRecord {
-  topic: string;
-  key: string;
-  value: Buffer | null;
-  partition: number;
-}
-
-/** Every record the processor wrote (commands and state), read committed. */
-async function processorOutputs(topics: TopicCatalog): Promise<WrittenRecord[]> {
-  const admin = kafka.admin();
-  await admin.connect();
-  const wanted = [topics.notificationCommands, topics.detectionState];
-  let expected = 0;
-  for (const topic of wanted) {
-    for (const { high, low } of await admin.fetchTopicOffsets(topic)) {
-      expected += Number(high) - Number(low);
-    }
-  }
-  await admin.disconnect();
-  const consumer = kafka.consumer({ groupId: `bench-outputs-${randomUUID()}` });
-  const records: WrittenRecord[] = [];
-  let seen = 0;
-  let finish: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  await consumer.connect();
-  await consumer.subscribe({ topics: wanted, fromBeginning: true });
-  await consumer.run({
-    eachBatch: async ({ batch }) => {
-      // Transaction markers take offsets too: count the last offset reached, not records.
-      seen += Number(batch.lastOffset()) - Number(batch.firstOffset() ?? batch.lastOffset()) + 1;
-      for (const m of batch.messages) {
-        records.push({
-          topic: batch.topic,
-          key: m.key?.toString('utf8') ?? '',
-          value: m.value,
-          partition: batch.partition,
-        });
-      }
-      if (seen >= expected) finish();
-    },
-  });
-  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-  await consumer.disconnect();
-  return records;
-}
-
 /**
- * The floor under any processor of this design: read committed, decode, and write the records
- * the processor wrote (the same bytes, to the same topics) in one transaction per input batch
- * with its offsets, as the processor does, and nothing else.
+ * The floor under any processor of this design (ProcessorFloor): decode, and write the records
+ * the processor wrote, in one transaction per input batch with its offsets.
  */
 async function transactionalCopyRate(
   topics: TopicCatalog,
@@ -209,73 +153,22 @@ async function transactionalCopyRate(
   outputs: WrittenRecord[],
 ): Promise<Rate> {
   const groupId = `bench-copy-${randomUUID()}`;
-  const producers = new Map<number, Producer>();
-  const limits = new Map(
-    topics
-      .all()
-      .filter((t) => t.maxMessageBytes !== undefined)
-      .map((t) => [t.name, t.maxMessageBytes!]),
-  );
-  const byOutputTopic = new Map<string, WrittenRecord[]>();
-  for (const record of outputs) {
-    const records = byOutputTopic.get(record.topic) ?? [];
-    records.push(record);
-    byOutputTopic.set(record.topic, records);
-  }
-  const written = new Map<string, number>();
-  let handled = 0;
-  const copyBatch = async (batch: Batch) => {
-    await decodeAll(codec, batch);
-    let producer = producers.get(batch.partition);
-    if (!producer) {
-      producer = kafka.producer({
-        transactionalId: `${groupId}.${batch.partition}`,
-        idempotent: true,
-        maxInFlightRequests: 1,
-      });
-      await producer.connect();
-      producers.set(batch.partition, producer);
-    }
-    // This batch's share of each topic's records the processor wrote for the whole input.
-    handled += batch.messages.length;
-    const share: WrittenRecord[] = [];
-    for (const [topic, records] of byOutputTopic) {
-      const from = written.get(topic) ?? 0;
-      const upTo = Math.round((handled / EVENTS) * records.length);
-      share.push(...records.slice(from, upTo));
-      written.set(topic, upTo);
-    }
-    const transaction = await producer.transaction();
-    for (const chunk of chunkBySize(share, limits)) {
-      const byTopic = new Map<string, Message[]>();
-      for (const { topic, key, value, partition } of chunk) {
-        const messages = byTopic.get(topic) ?? [];
-        messages.push({ key, value, partition });
-        byTopic.set(topic, messages);
-      }
-      await transaction.sendBatch({
-        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
-        acks: -1,
-        compression: CompressionTypes.GZIP,
-      });
-    }
-    await transaction.sendOffsets({
-      consumerGroupId: groupId,
-      topics: offsetsToCommit([
-        { topic: batch.topic, partition: batch.partition, lastOffset: batch.lastOffset() },
-      ]),
-    });
-    await transaction.commit();
-  };
+  const floor = new ProcessorFloor(kafka, {
+    codec,
+    records: outputs,
+    totalEvents: EVENTS,
+    topics,
+    groupId,
+  });
   try {
     return await rateOfReadingAll(
       topics,
       groupId,
       { autoCommit: false, partitionsConsumedConcurrently: 3 },
-      copyBatch,
+      (batch) => floor.handle(batch),
     );
   } finally {
-    await Promise.all([...producers.values()].map((p) => p.disconnect()));
+    await floor.close();
   }
 }
 
@@ -430,7 +323,7 @@ async function main(): Promise<void> {
       // or the broker's own work, so each side of the processor takes the median of three.
       const rawBefore = await medianRate(() => rawDecodeRate(topics, codec));
       const processed = await processorRate(prefix, partitions, databaseUrl.toString());
-      const outputs = await processorOutputs(topics);
+      const outputs = await processorOutputs(kafka, topics);
       const copied = await transactionalCopyRate(topics, codec, outputs);
       const rawAfter = await medianRate(() => rawDecodeRate(topics, codec));
       const raw: Rate = {

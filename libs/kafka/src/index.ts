@@ -58,6 +58,7 @@ export {
   restoreTargets,
 } from './kafka/partition-offsets';
 export { chunkBySize } from './kafka/output-chunks';
+export { createCoordinatorCachingProducer } from './kafka/coordinator-caching-producer';
 
 // The in-process log of the embedded mode.
 export { openInProcessLog, type InProcessLogOptions } from './in-process/open-in-process-log';

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type Batch,
+  CompressionTypes,
+  type Kafka,
+  type Message,
+  Partitioners,
+  type Producer,
+} from 'kafkajs';
+import {
+  type AvroCodec,
+  type TopicCatalog,
+  chunkBySize,
+  createCoordinatorCachingProducer,
+  offsetsToCommit,
+} from '@vigil/kafka';
+
+/** One record the stream processor wrote. */
+export interface WrittenRecord {
+  topic: string;
+  key: string;
+  value: Buffer | null;
+  partition: number;
+}
+
+/** Every record the processor wrote (commands and state) on `topics`, read committed. */
+export async function processorOutputs(
+  kafka: Kafka,
+  topics: TopicCatalog,
+): Promise<WrittenRecord[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const wanted = [topics.notificationCommands, topics.detectionState];
+  let expected = 0;
+  for (const topic of wanted) {
+    for (const { high, low } of await admin.fetchTopicOffsets(topic)) {
+      expected += Number(high) - Number(low);
+    }
+  }
+  await admin.disconnect();
+  const consumer = kafka.consumer({ groupId: `bench-outputs-${randomUUID()}` });
+  const records: WrittenRecord[] = [];
+  let seen = 0;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  await consumer.connect();
+  await consumer.subscribe({ topics: wanted, fromBeginning: true });
+  await consumer.run({
+    eachBatch: async ({ batch }) => {
+      // Transaction markers take offsets too: count the last offset reached, not records.
+      seen += Number(batch.lastOffset()) - Number(batch.firstOffset() ?? batch.lastOffset()) + 1;
+      for (const m of batch.messages) {
+        records.push({
+          topic: batch.topic,
+          key: m.key?.toString('utf8') ?? '',
+          value: m.value,
+          partition: batch.partition,
+        });
+      }
+      if (seen >= expected) finish();
+    },
+  });
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  await consumer.disconnect();
+  return records;
+}
+
+/** Decodes every record of `batch`, as the processor does before any work of its own. */
+export async function decodeAll(codec: AvroCodec, batch: Batch): Promise<void> {
+  for (const message of batch.messages) {
+    if (!codec.decodeKnown(message.value)) await codec.decode(message.value);
+  }
+}
+
+export interface ProcessorFloorOptions {
+  codec: AvroCodec;
+  /** The processor's output for the whole input, in the order it was written. */
+  records: readonly WrittenRecord[];
+  /** How many events the whole input holds: each batch writes its share of `records`. */
+  totalEvents: number;
+  /** The topics written, with their largest message (chunks of a transaction stay below it). */
+  topics: TopicCatalog;
+  /** The consumer group whose offsets the transactions commit. */
+  groupId: string;
+  /** Where a record of `records` goes: its own topic unless the floor writes to other ones. */
+  topicOf?: (record: WrittenRecord) => string;
+}
+
+/**
+ * The floor under any processor of this design: decode each input batch, then write the
+ * batch's share of the records the processor wrote (the same bytes, to the same partitions) in
+ * one transaction with the batch's offsets, one transactional producer per input partition, as
+ * the processor does; and nothing else.
+ */
+export class ProcessorFloor {
+  private readonly producers = new Map<number, Producer>();
+  private readonly byOutputTopic = new Map<string, WrittenRecord[]>();
+  private readonly written = new Map<string, number>();
+  private readonly limits: Map<string, number>;
+  /** Events whose share of the output is taken (written or being written). */
+  private handled = 0;
+  private committed = 0;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: ProcessorFloorOptions,
+  ) {
+    const topicOf = options.topicOf ?? ((record: WrittenRecord) => record.topic);
+    for (const record of options.records) {
+      const topic = topicOf(record);
+      const records = this.byOutputTopic.get(topic) ?? [];
+      records.push({ ...record, topic });
+      this.byOutputTopic.set(topic, records);
+    }
+    this.limits = new Map(
+      options.topics
+        .all()
+        .filter((t) => t.maxMessageBytes !== undefined)
+        .map((t) => [t.name, t.maxMessageBytes!]),
+    );
+  }
+
+  /** How many input events the floor has handled, their transaction committed. */
+  get eventsCommitted(): number {
+    return this.committed;
+  }
+
+  async handle(batch: Batch): Promise<void> {
+    await decodeAll(this.options.codec, batch);
+    let producer = this.producers.get(batch.partition);
+    if (!producer) {
+      // The processor's producer (TransactionalProcessor): coordinators cached, and quick
+      // retries of CONCURRENT_TRANSACTIONS, which a transaction right after a commit meets.
+      producer = createCoordinatorCachingProducer(this.kafka, {
+        transactionalId: `${this.options.groupId}.${batch.partition}`,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry: { initialRetryTime: 5, retries: 14, maxRetryTime: 5_000 },
+      });
+      await producer.connect();
+      this.producers.set(batch.partition, producer);
+    }
+    // This batch's share of each topic's records the processor wrote for the whole input
+    // (taken without a pause, so batches of partitions handled at once share no record).
+    this.handled += batch.messages.length;
+    const share: WrittenRecord[] = [];
+    for (const [topic, records] of this.byOutputTopic) {
+      const from = this.written.get(topic) ?? 0;
+      const upTo = Math.round((this.handled / this.options.totalEvents) * records.length);
+      share.push(...records.slice(from, upTo));
+      this.written.set(topic, upTo);
+    }
+    const transaction = await producer.transaction();
+    try {
+      for (const chunk of chunkBySize(share, this.limits)) {
+        const byTopic = new Map<string, Message[]>();
+        for (const { topic, key, value, partition } of chunk) {
+          const messages = byTopic.get(topic) ?? [];
+          messages.push({ key, value, partition });
+          byTopic.set(topic, messages);
+        }
+        await transaction.sendBatch({
+          topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+          acks: -1,
+          compression: CompressionTypes.GZIP,
+        });
+      }
+      await transaction.sendOffsets({
+        consumerGroupId: this.options.groupId,
+        topics: offsetsToCommit([
+          { topic: batch.topic, partition: batch.partition, lastOffset: batch.lastOffset() },
+        ]),
+      });
+      await transaction.commit();
+    } catch (error) {
+      // Left open, the transaction would fail every retry of the batch ("already ongoing").
+      // The retry takes the next share: the floor writes no record twice, and at most a
+      // failed batch's share less in all.
+      await transaction.abort().catch(() => undefined);
+      throw error;
+    }
+    this.committed += batch.messages.length;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.producers.values()].map((p) => p.disconnect()));
+  }
+}
