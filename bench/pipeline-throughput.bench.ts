@@ -8,12 +8,20 @@
  * pass on topics and indices of the pass's own; Immediate mode with both channels on, so every
  * recalculation writes commands (the heaviest output). Passes alternate sides.
  *
+ * A third side puts the processor's floor in its place (support/processor-floor-process.ts):
+ * a consumer that decodes the same events and writes, in one transaction per batch with its
+ * offsets, the records the processor wrote in the pass before (the same bytes to the same
+ * partitions, so the indexer reads and indexes the same state). It does less than any processor
+ * of this output can, so floor / without is the most the with / without ratio can reach here.
+ * With BENCH_FLOOR_OUTPUT=none the floor writes no record, only its offsets in a transaction per
+ * batch: the most any exactly-once processor can reach, whatever it writes.
+ *
  *   npm run bench:pipeline      (BENCH_EVENTS 150,000, BENCH_DETECTIONS 2,000, BENCH_BATCH 500,
  *                                BENCH_CLIENTS 4, BENCH_PASSES 3 override the sizes;
  *                                BENCH_PROCESSOR_NODE_FLAGS adds node flags to the processor's
  *                                process, a CPU profile say)
  *
- * Prints events/s of each side (median and spread), the ratio per pair of passes, the load
+ * Prints events/s of each side (median and spread), the ratios per set of passes, the load
  * average, and the CPU seconds each app used per 100,000 events. Needs the local servers
  * (deploy/local/servers.sh). Uses a database, topic and index prefixes and subjects of its own
  * and removes them afterwards.
@@ -48,7 +56,11 @@ const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 /** Every topic, group, subject and index of the run starts with this. */
 const runPrefix = `bench-${runId}-`;
 
-type Side = 'with' | 'without';
+/**
+ * With the stream processor; without it; and with the processor's floor in its place
+ * (processor-floor-process.ts: decode, and write what the processor wrote in the pass before).
+ */
+type Side = 'with' | 'without' | 'floor';
 
 interface PassResult {
   eventsPerSecond: number;
@@ -120,7 +132,19 @@ async function onePass(side: Side, pass: number, env: NodeJS.ProcessEnv, token: 
       portVariable: 'INGEST_PORT',
       probePath: '/ingest/v1/detection-events',
     });
-    const consumers = [apps.indexer, apps.processor].filter((app) => app !== undefined);
+    if (side === 'floor') {
+      apps.floor = await startBenchProcess({
+        script: 'bench/support/processor-floor-process.ts',
+        env: {
+          ...passEnv,
+          FLOOR_OUTPUT: process.env.BENCH_FLOOR_OUTPUT ?? 'processor',
+          FLOOR_SOURCE_PREFIX: `${runPrefix}with${pass}.`,
+          FLOOR_EVENTS: String(EVENTS),
+        },
+        ...ops,
+      });
+    }
+    const consumers = [apps.indexer, apps.processor, apps.floor].filter((app) => app !== undefined);
     const bodies = requestBodies(`${side}${pass}`);
     const cpuBefore = Object.fromEntries(
       Object.entries(apps).map(([name, app]) => [name, cpuSecondsOfProcess(app.pid)]),
@@ -195,17 +219,18 @@ async function main(): Promise<void> {
     // Built and run as deployed: through ts-node each app would carry the compiler too.
     execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
 
-    const results: Record<Side, PassResult[]> = { with: [], without: [] };
+    const results: Record<Side, PassResult[]> = { with: [], without: [], floor: [] };
     for (let pass = 0; pass < passCount(); pass++) {
-      // Alternating which side goes first, so a machine growing busier favours neither.
-      const order: Side[] = pass % 2 === 0 ? ['with', 'without'] : ['without', 'with'];
+      // Alternating which side goes first, so a machine growing busier favours neither; the
+      // floor writes what the processor wrote, so it follows the pass with the processor.
+      const order: Side[] =
+        pass % 2 === 0 ? ['with', 'floor', 'without'] : ['without', 'with', 'floor'];
       for (const side of order) results[side].push(await onePass(side, pass, env, token));
     }
 
     const rates = (side: Side) => results[side].map((r) => r.eventsPerSecond);
-    const ratios = results.with.map(
-      (r, i) => r.eventsPerSecond / results.without[i].eventsPerSecond,
-    );
+    const ratios = (side: Side, baseline: Side) =>
+      results[side].map((r, i) => r.eventsPerSecond / results[baseline][i].eventsPerSecond);
     const cpuPer100k = (side: Side, app: string) =>
       median(results[side].map((r) => r.cpuSeconds[app] ?? 0)) * (100_000 / EVENTS);
     console.log(
@@ -216,9 +241,28 @@ async function main(): Promise<void> {
     );
     console.log(`  with the stream processor      ${medianAndSpread(rates('with'))} events/s`);
     console.log(`  without it (baseline)          ${medianAndSpread(rates('without'))} events/s`);
-    console.log(`  ratio with / without           ${medianAndSpread(ratios, 2)} (target >= 0.85)`);
-    for (const side of ['with', 'without'] as const) {
-      const apps = ['ingest', 'indexer', ...(side === 'with' ? ['processor'] : [])];
+    const floorWrites =
+      process.env.BENCH_FLOOR_OUTPUT === 'none' ? 'offsets only' : "the processor's records";
+    const floorReach =
+      process.env.BENCH_FLOOR_OUTPUT === 'none'
+        ? 'any exactly-once processor'
+        : 'a processor writing this output';
+    console.log(
+      `  with its floor in its place    ${medianAndSpread(rates('floor'))} events/s (writing ${floorWrites})`,
+    );
+    console.log(
+      `  ratio with / without           ${medianAndSpread(ratios('with', 'without'), 2)} (target >= 0.85)`,
+    );
+    console.log(
+      `  ratio floor / without          ${medianAndSpread(ratios('floor', 'without'), 2)} (the most ${floorReach} can reach)`,
+    );
+    console.log(`  ratio with / floor             ${medianAndSpread(ratios('with', 'floor'), 2)}`);
+    for (const side of ['with', 'floor', 'without'] as const) {
+      const apps = [
+        'ingest',
+        'indexer',
+        ...(side === 'with' ? ['processor'] : side === 'floor' ? ['floor'] : []),
+      ];
       console.log(
         `  CPU seconds per 100,000 events, ${side.padEnd(7)}  ` +
           apps.map((app) => `${app} ${cpuPer100k(side, app).toFixed(1)}`).join(', '),

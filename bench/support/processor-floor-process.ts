@@ -1,0 +1,96 @@
+/**
+ * The processor's floor (ProcessorFloor) run as a process of its own, in the stream processor's
+ * place in `bench:pipeline`: it reads the records the processor wrote in an earlier pass (topics
+ * under FLOOR_SOURCE_PREFIX), then consumes the events of its own pass (VIGIL_TOPIC_PREFIX) as
+ * the processor does, writing each batch's share of those records to its own pass's topics, so
+ * the indexer reads and indexes the same state records. Serves `/livez` once the records are
+ * loaded and `/metrics` with the events consumed, as the processor's ops listener does.
+ *
+ * With FLOOR_OUTPUT=none it writes no record, only each batch's offsets in its transaction: the
+ * floor of exactly-once consumption alone, under any processor whatever it writes.
+ *
+ * Environment: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, VIGIL_TOPIC_PREFIX, VIGIL_TOPIC_PARTITIONS,
+ * FLOOR_SOURCE_PREFIX, FLOOR_EVENTS (events of the pass), FLOOR_OUTPUT, OPS_PORT.
+ */
+import http from 'node:http';
+import { Kafka, logLevel } from 'kafkajs';
+import { AvroCodec, TopicCatalog } from '@vigil/kafka';
+import { ProcessorFloor, processorOutputs } from './processor-floor';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const partitions = Number(required('VIGIL_TOPIC_PARTITIONS'));
+  const sourcePrefix = required('FLOOR_SOURCE_PREFIX');
+  const prefix = required('VIGIL_TOPIC_PREFIX');
+  const source = new TopicCatalog(sourcePrefix, partitions);
+  const topics = new TopicCatalog(prefix, partitions);
+  const kafka = new Kafka({
+    brokers: required('KAFKA_BROKERS').split(','),
+    // A batch that fails is retried by kafkajs; its errors are worth seeing.
+    logLevel: logLevel.ERROR,
+  });
+  const records = process.env.FLOOR_OUTPUT === 'none' ? [] : await processorOutputs(kafka, source);
+  const bytesOf = (topic: string) =>
+    records
+      .filter((r) => r.topic === topic)
+      .reduce((sum, r) => sum + r.key.length + (r.value?.length ?? 0), 0);
+  const events = Number(required('FLOOR_EVENTS'));
+  console.log(
+    `  processor floor writes ${records.length} records: state ` +
+      `${(bytesOf(source.detectionState) / events).toFixed(0)} bytes per event, commands ` +
+      `${(bytesOf(source.notificationCommands) / events).toFixed(0)} bytes per event`,
+  );
+  const ownTopic = new Map([
+    [source.notificationCommands, topics.notificationCommands],
+    [source.detectionState, topics.detectionState],
+  ]);
+  const groupId = `${prefix}processor-floor`;
+  const floor = new ProcessorFloor(kafka, {
+    codec: new AvroCodec(required('SCHEMA_REGISTRY_URL')),
+    records,
+    totalEvents: events,
+    topics,
+    groupId,
+    topicOf: (record) => ownTopic.get(record.topic)!,
+  });
+  // The processor's consumer settings (TransactionalProcessor).
+  const consumer = kafka.consumer({
+    groupId,
+    readUncommitted: false,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+    maxBytes: 16 * 1024 * 1024,
+  });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topics.detectionEvents], fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    partitionsConsumedConcurrently: 3,
+    eachBatch: ({ batch }) => floor.handle(batch),
+  });
+
+  const server = http.createServer((req, res) => {
+    if (req.url === '/metrics') {
+      res.end(
+        `vigil_consumer_records_total{topic="${topics.detectionEvents}"} ${floor.eventsCommitted}\n`,
+      );
+    } else res.end('ok');
+  });
+  server.listen(Number(required('OPS_PORT')), '127.0.0.1');
+  process.once('SIGTERM', () => {
+    server.close();
+    void consumer
+      .disconnect()
+      .then(() => floor.close())
+      .then(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
