@@ -14,7 +14,8 @@
  * partitions, so the indexer reads and indexes the same state). It does less than any processor
  * of this output can, so floor / without is the most the with / without ratio can reach here.
  * With BENCH_FLOOR_OUTPUT=none the floor writes no record, only its offsets in a transaction per
- * batch: the most any exactly-once processor can reach, whatever it writes.
+ * batch: the most any exactly-once processor can reach, whatever it writes;
+ * BENCH_FLOOR_COMPRESSION=none writes the processor's records uncompressed (it writes gzip).
  *
  *   npm run bench:pipeline      (BENCH_EVENTS 150,000, BENCH_DETECTIONS 2,000, BENCH_BATCH 500,
  *                                BENCH_CLIENTS 4, BENCH_PASSES 3 override the sizes;
@@ -138,6 +139,7 @@ async function onePass(side: Side, pass: number, env: NodeJS.ProcessEnv, token: 
         env: {
           ...passEnv,
           FLOOR_OUTPUT: process.env.BENCH_FLOOR_OUTPUT ?? 'processor',
+          FLOOR_COMPRESSION: process.env.BENCH_FLOOR_COMPRESSION ?? 'gzip',
           FLOOR_SOURCE_PREFIX: `${runPrefix}with${pass}.`,
           FLOOR_EVENTS: String(EVENTS),
         },
@@ -242,7 +244,9 @@ async function main(): Promise<void> {
     console.log(`  with the stream processor      ${medianAndSpread(rates('with'))} events/s`);
     console.log(`  without it (baseline)          ${medianAndSpread(rates('without'))} events/s`);
     const floorWrites =
-      process.env.BENCH_FLOOR_OUTPUT === 'none' ? 'offsets only' : "the processor's records";
+      process.env.BENCH_FLOOR_OUTPUT === 'none'
+        ? 'offsets only'
+        : `the processor's records${process.env.BENCH_FLOOR_COMPRESSION === 'none' ? ', uncompressed' : ''}`;
     const floorReach =
       process.env.BENCH_FLOOR_OUTPUT === 'none'
         ? 'any exactly-once processor'

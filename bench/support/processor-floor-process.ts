@@ -7,13 +7,14 @@
  * loaded and `/metrics` with the events consumed, as the processor's ops listener does.
  *
  * With FLOOR_OUTPUT=none it writes no record, only each batch's offsets in its transaction: the
- * floor of exactly-once consumption alone, under any processor whatever it writes.
+ * floor of exactly-once consumption alone, under any processor whatever it writes. With
+ * FLOOR_COMPRESSION=none it writes the records uncompressed (the processor writes gzip).
  *
  * Environment: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, VIGIL_TOPIC_PREFIX, VIGIL_TOPIC_PARTITIONS,
- * FLOOR_SOURCE_PREFIX, FLOOR_EVENTS (events of the pass), FLOOR_OUTPUT, OPS_PORT.
+ * FLOOR_SOURCE_PREFIX, FLOOR_EVENTS (events of the pass), FLOOR_OUTPUT, FLOOR_COMPRESSION, OPS_PORT.
  */
 import http from 'node:http';
-import { Kafka, logLevel } from 'kafkajs';
+import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
 import { AvroCodec, TopicCatalog } from '@vigil/kafka';
 import { ProcessorFloor, processorOutputs } from './processor-floor';
 
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
     codec: new AvroCodec(required('SCHEMA_REGISTRY_URL')),
     records,
     totalEvents: events,
+    compression:
+      process.env.FLOOR_COMPRESSION === 'none' ? CompressionTypes.None : CompressionTypes.GZIP,
     topics,
     groupId,
     topicOf: (record) => ownTopic.get(record.topic)!,

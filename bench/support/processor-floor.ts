@@ -82,6 +82,8 @@ export interface ProcessorFloorOptions {
   topics: TopicCatalog;
   /** The consumer group whose offsets the transactions commit. */
   groupId: string;
+  /** The output's compression: the processor's (gzip) unless a bench compares another. */
+  compression?: CompressionTypes;
   /** Where a record of `records` goes: its own topic unless the floor writes to other ones. */
   topicOf?: (record: WrittenRecord) => string;
 }
@@ -163,7 +165,7 @@ export class ProcessorFloor {
         await transaction.sendBatch({
           topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
           acks: -1,
-          compression: CompressionTypes.GZIP,
+          compression: this.options.compression ?? CompressionTypes.GZIP,
         });
       }
       await transaction.sendOffsets({
