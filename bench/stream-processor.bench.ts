@@ -38,6 +38,7 @@ import {
   ProcessorFloor,
   decodeAll,
   processorOutputs,
+  recordsByPartition,
   type WrittenRecord,
 } from './support/processor-floor';
 import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
@@ -156,7 +157,7 @@ async function transactionalCopyRate(
   const floor = new ProcessorFloor(kafka, {
     codec,
     records: outputs,
-    totalEvents: EVENTS,
+    inputEventsByPartition: await recordsByPartition(kafka, topics.detectionEvents),
     topics,
     groupId,
   });
@@ -164,7 +165,8 @@ async function transactionalCopyRate(
     return await rateOfReadingAll(
       topics,
       groupId,
-      { autoCommit: false, partitionsConsumedConcurrently: 3 },
+      // The processor's default (PROCESSOR_PARTITION_CONCURRENCY).
+      { autoCommit: false, partitionsConsumedConcurrently: 6 },
       (batch) => floor.handle(batch),
     );
   } finally {

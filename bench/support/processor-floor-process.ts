@@ -16,7 +16,7 @@
 import http from 'node:http';
 import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
 import { AvroCodec, TopicCatalog } from '@vigil/kafka';
-import { ProcessorFloor, processorOutputs } from './processor-floor';
+import { ProcessorFloor, processorOutputs, recordsByPartition } from './processor-floor';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   const floor = new ProcessorFloor(kafka, {
     codec: new AvroCodec(required('SCHEMA_REGISTRY_URL')),
     records,
-    totalEvents: events,
+    // The pass before had the same events per partition (the same detections, as many each).
+    inputEventsByPartition: await recordsByPartition(kafka, source.detectionEvents),
     compression:
       process.env.FLOOR_COMPRESSION === 'none' ? CompressionTypes.None : CompressionTypes.GZIP,
     topics,
@@ -72,7 +73,8 @@ async function main(): Promise<void> {
   await consumer.subscribe({ topics: [topics.detectionEvents], fromBeginning: true });
   await consumer.run({
     autoCommit: false,
-    partitionsConsumedConcurrently: 3,
+    // The processor's default (PROCESSOR_PARTITION_CONCURRENCY).
+    partitionsConsumedConcurrently: 6,
     eachBatch: ({ batch }) => floor.handle(batch),
   });
 

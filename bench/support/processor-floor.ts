@@ -65,6 +65,23 @@ export async function processorOutputs(
   return records;
 }
 
+/** How many records each partition of `topic` holds (a topic written without transactions). */
+export async function recordsByPartition(
+  kafka: Kafka,
+  topic: string,
+): Promise<Map<number, number>> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    return new Map(
+      offsets.map(({ partition, high, low }) => [partition, Number(high) - Number(low)]),
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Decodes every record of `batch`, as the processor does before any work of its own. */
 export async function decodeAll(codec: AvroCodec, batch: Batch): Promise<void> {
   for (const message of batch.messages) {
@@ -76,8 +93,12 @@ export interface ProcessorFloorOptions {
   codec: AvroCodec;
   /** The processor's output for the whole input, in the order it was written. */
   records: readonly WrittenRecord[];
-  /** How many events the whole input holds: each batch writes its share of `records`. */
-  totalEvents: number;
+  /**
+   * How many events each input partition holds: a batch writes its share of the records of
+   * the same-numbered output partitions (the processor's output is co-partitioned with its
+   * input: both are keyed by detection).
+   */
+  inputEventsByPartition: ReadonlyMap<number, number>;
   /** The topics written, with their largest message (chunks of a transaction stay below it). */
   topics: TopicCatalog;
   /** The consumer group whose offsets the transactions commit. */
@@ -96,11 +117,12 @@ export interface ProcessorFloorOptions {
  */
 export class ProcessorFloor {
   private readonly producers = new Map<number, Producer>();
-  private readonly byOutputTopic = new Map<string, WrittenRecord[]>();
+  /** The records to write per output topic, then per partition. */
+  private readonly byOutput = new Map<string, Map<number, WrittenRecord[]>>();
+  /** How many of each output partition's records are written (per topic, per partition). */
   private readonly written = new Map<string, number>();
+  private readonly handledByPartition = new Map<number, number>();
   private readonly limits: Map<string, number>;
-  /** Events whose share of the output is taken (written or being written). */
-  private handled = 0;
   private committed = 0;
 
   constructor(
@@ -110,9 +132,11 @@ export class ProcessorFloor {
     const topicOf = options.topicOf ?? ((record: WrittenRecord) => record.topic);
     for (const record of options.records) {
       const topic = topicOf(record);
-      const records = this.byOutputTopic.get(topic) ?? [];
+      const partitions = this.byOutput.get(topic) ?? new Map<number, WrittenRecord[]>();
+      const records = partitions.get(record.partition) ?? [];
       records.push({ ...record, topic });
-      this.byOutputTopic.set(topic, records);
+      partitions.set(record.partition, records);
+      this.byOutput.set(topic, partitions);
     }
     this.limits = new Map(
       options.topics
@@ -143,15 +167,21 @@ export class ProcessorFloor {
       await producer.connect();
       this.producers.set(batch.partition, producer);
     }
-    // This batch's share of each topic's records the processor wrote for the whole input
-    // (taken without a pause, so batches of partitions handled at once share no record).
-    this.handled += batch.messages.length;
+    // This batch's share of the records the processor wrote to its partition of each topic,
+    // as the processor does: one output partition per topic in each transaction (taken
+    // without a pause, so batches handled at once share no record).
+    const { partition } = batch;
+    const handled = (this.handledByPartition.get(partition) ?? 0) + batch.messages.length;
+    this.handledByPartition.set(partition, handled);
+    const inputEvents = this.options.inputEventsByPartition.get(partition) ?? handled;
     const share: WrittenRecord[] = [];
-    for (const [topic, records] of this.byOutputTopic) {
-      const from = this.written.get(topic) ?? 0;
-      const upTo = Math.round((this.handled / this.options.totalEvents) * records.length);
+    for (const [topic, partitions] of this.byOutput) {
+      const records = partitions.get(partition) ?? [];
+      const key = `${topic}|${partition}`;
+      const from = this.written.get(key) ?? 0;
+      const upTo = Math.round(Math.min(1, handled / inputEvents) * records.length);
       share.push(...records.slice(from, upTo));
-      this.written.set(topic, upTo);
+      this.written.set(key, upTo);
     }
     const transaction = await producer.transaction();
     try {
