@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Batch,
-  CompressionTypes,
-  type Kafka,
-  type Message,
-  Partitioners,
-  type Producer,
-} from 'kafkajs';
+import { type Batch, CompressionTypes, type Kafka, type Message, type Producer } from 'kafkajs';
 import {
   type AvroCodec,
   type TopicCatalog,
   chunkBySize,
-  createCoordinatorCachingProducer,
+  createTransactionalProducer,
   offsetsToCommit,
 } from '@vigil/kafka';
 
@@ -157,13 +150,10 @@ export class ProcessorFloor {
     if (!producer) {
       // The processor's producer (TransactionalProcessor): coordinators cached, and quick
       // retries of CONCURRENT_TRANSACTIONS, which a transaction right after a commit meets.
-      producer = createCoordinatorCachingProducer(this.kafka, {
-        transactionalId: `${this.options.groupId}.${batch.partition}`,
-        idempotent: true,
-        maxInFlightRequests: 1,
-        createPartitioner: Partitioners.DefaultPartitioner,
-        retry: { initialRetryTime: 5, retries: 14, maxRetryTime: 5_000 },
-      });
+      producer = createTransactionalProducer(
+        this.kafka,
+        `${this.options.groupId}.${batch.partition}`,
+      );
       await producer.connect();
       this.producers.set(batch.partition, producer);
     }

@@ -58,7 +58,7 @@ export {
   restoreTargets,
 } from './kafka/partition-offsets';
 export { chunkBySize } from './kafka/output-chunks';
-export { createCoordinatorCachingProducer } from './kafka/coordinator-caching-producer';
+export { createTransactionalProducer } from './kafka/create-transactional-producer';
 
 // The in-process log of the embedded mode.
 export { openInProcessLog, type InProcessLogOptions } from './in-process/open-in-process-log';

@@ -3,7 +3,6 @@ import {
   type Consumer,
   type EachBatchPayload,
   KafkaJSError,
-  Partitioners,
   type Kafka,
   type Message,
   type Producer,
@@ -26,7 +25,7 @@ import {
   type ProcessorMetrics,
 } from '../port/processor-metrics';
 import type { AvroCodec } from './avro-codec';
-import { createCoordinatorCachingProducer } from './coordinator-caching-producer';
+import { createTransactionalProducer } from './create-transactional-producer';
 import { chunkBySize } from './output-chunks';
 import { offsetsToCommit } from './partition-offsets';
 import { readChangelog } from './read-changelog';
@@ -370,17 +369,7 @@ export class TransactionalProcessor implements PartitionProcessor {
     try {
       await Promise.all(
         fresh.map(async ({ topic, partition }) => {
-          const producer = createCoordinatorCachingProducer(kafka, {
-            transactionalId: `${groupId}.${topic}.${partition}`,
-            idempotent: true,
-            maxInFlightRequests: 1,
-            // Murmur2, as the other producers: commands of a key always share a partition.
-            createPartitioner: Partitioners.DefaultPartitioner,
-            // CONCURRENT_TRANSACTIONS (the previous commit's markers still being written) clears
-            // in a millisecond or two; a first retry of 20 ms, let alone the client's default
-            // 300 ms, made the slowest hundredth of transactions.
-            retry: { initialRetryTime: 5, retries: 14, maxRetryTime: 5_000 },
-          });
+          const producer = createTransactionalProducer(kafka, `${groupId}.${topic}.${partition}`);
           producers.set(partitionKey(topic, partition), producer);
           await producer.connect();
           // The first transaction initializes the transactional id: this is the fencing.
