@@ -146,6 +146,45 @@ describe('endpoint health counters on PostgreSQL', () => {
     expect(await healthOf(provider)).toEqual({ failingSince: null, deadInARow: 0 });
   });
 
+  it('writes a provider only when its counters change', async () => {
+    const provider = await aProvider();
+    const version = async () =>
+      (
+        await sql.query<{ xmin: string }>(
+          `SELECT xmin::text FROM webhook_providers WHERE id = $1`,
+          [provider],
+        )
+      ).rows[0].xmin;
+    const deliveries = Array.from({ length: 4 }, () => aDelivery(provider));
+    await insertInOrder(deliveries);
+
+    const healthy = await version();
+    await attempt({ id: deliveries[0].id, at: minutesAgo(40), result: { status: 'delivered' } });
+    expect(await version()).toBe(healthy);
+
+    const firstFailure = minutesAgo(30);
+    await attempt({
+      id: deliveries[1].id,
+      at: firstFailure,
+      result: { status: 'retry', delayMs: 1 },
+    });
+    const failing = await version();
+    expect(failing).not.toBe(healthy);
+
+    // Another retry moves neither counter: failing since the first failure, nothing dead.
+    await attempt({
+      id: deliveries[2].id,
+      at: minutesAgo(20),
+      result: { status: 'retry', delayMs: 1 },
+    });
+    expect(await version()).toBe(failing);
+    expect(await healthOf(provider)).toEqual({ failingSince: firstFailure, deadInARow: 0 });
+
+    await attempt({ id: deliveries[3].id, at: minutesAgo(10), result: { status: 'delivered' } });
+    expect(await version()).not.toBe(failing);
+    expect(await healthOf(provider)).toEqual({ failingSince: null, deadInARow: 0 });
+  });
+
   it('leaves the counters alone for email attempts', async () => {
     const provider = await aProvider();
     const email = aDelivery(provider, { channel: 'email' });
