@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client as PgClient, Pool } from 'pg';
 import {
+  DELIVERY_CLAIM_SESSION_SETTINGS,
   SqlDeliveryStore,
   createPgSqlClient,
   runMigrations,
@@ -66,7 +67,8 @@ async function cycle(outbox: Outbox): Promise<number> {
 }
 
 async function productOutbox(url: string): Promise<{ outbox: Outbox; close(): Promise<void> }> {
-  const sql = createPgSqlClient(url, 8);
+  // The notifier's own connections: with the settings its claim needs.
+  const sql = createPgSqlClient(url, 8, { sessionSettings: DELIVERY_CLAIM_SESSION_SETTINGS });
   await runMigrations(sql);
   const store = new SqlDeliveryStore(sql);
   const outbox: Outbox = {

@@ -11,6 +11,7 @@ import {
   loadSecretBox,
   databaseReadiness,
   openSqlClient,
+  DELIVERY_CLAIM_SESSION_SETTINGS,
   parseRetrySchedule,
   runMigrations,
   sealPlaintextSecrets,
@@ -74,6 +75,7 @@ export async function startNotifier(
     dataDir: config.database.VIGIL_DATA_DIR,
     logger,
     applicationName: 'vigil-notifier',
+    sessionSettings: DELIVERY_CLAIM_SESSION_SETTINGS,
   });
   const retention = new AuditRetention({
     log: new SqlAuditLog(sql),

@@ -303,6 +303,7 @@ export {
   parseRetrySchedule,
 } from './deliveries/retry-schedule';
 export {
+  DELIVERY_CLAIM_SESSION_SETTINGS,
   SqlDeliveryStore,
   type ClaimCapacity,
   type RecordedAttempt,

@@ -13,6 +13,11 @@ export interface OpenSqlClientOptions {
   readonly dataDir: string;
   readonly logger?: ControlPlaneLogger;
   readonly applicationName?: string;
+  /**
+   * Server settings of the pool's connections (a real server only: the embedded database is
+   * one session that every app of the process shares).
+   */
+  readonly sessionSettings?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -25,6 +30,7 @@ export async function openSqlClient(options: OpenSqlClientOptions): Promise<SqlC
     return createPgSqlClient(options.databaseUrl, options.poolSize, {
       logger: options.logger,
       applicationName: options.applicationName,
+      sessionSettings: options.sessionSettings,
     });
   }
   // The data folder holds the database, its WAL, the log and the secrets key: owner-only.

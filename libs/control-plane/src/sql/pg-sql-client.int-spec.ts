@@ -35,4 +35,39 @@ describe('the PostgreSQL client', () => {
       ).resolves.toEqual([{ one: 1 }]);
     }
   });
+
+  it('gives every connection of the pool its session settings', async () => {
+    const tuned = createPgSqlClient(process.env.DATABASE_URL!, 2, {
+      sessionSettings: { enable_bitmapscan: 'off', work_mem: '8MB' },
+    });
+    try {
+      const settings = async () =>
+        (
+          await tuned.query<{ bitmap: string; work_mem: string }>(
+            `SELECT current_setting('enable_bitmapscan') AS bitmap,
+                    current_setting('work_mem') AS work_mem`,
+          )
+        ).rows[0];
+      // Queries at once, so more than one connection of the pool answers.
+      const both = await Promise.all([settings(), settings()]);
+      expect(both).toEqual([
+        { bitmap: 'off', work_mem: '8MB' },
+        { bitmap: 'off', work_mem: '8MB' },
+      ]);
+      expect(await tuned.transaction((tx) => tx.query(`SHOW enable_bitmapscan`))).toMatchObject({
+        rows: [{ enable_bitmapscan: 'off' }],
+      });
+    } finally {
+      await tuned.close();
+    }
+    expect((await sql.query(`SHOW enable_bitmapscan`)).rows).toEqual([{ enable_bitmapscan: 'on' }]);
+  });
+
+  it('refuses a session setting that is not a plain name and value', () => {
+    expect(() =>
+      createPgSqlClient(process.env.DATABASE_URL!, 1, {
+        sessionSettings: { work_mem: '8MB -c statement_timeout=1' },
+      }),
+    ).toThrow('invalid session setting "work_mem=8MB -c statement_timeout=1"');
+  });
 });

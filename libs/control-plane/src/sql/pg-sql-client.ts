@@ -13,6 +13,25 @@ export interface PgSqlClientOptions {
   readonly connectionTimeoutMillis?: number;
   readonly applicationName?: string;
   readonly logger?: ControlPlaneLogger;
+  /** Server settings of every connection of the pool (`-c name=value` at connect, no round trip). */
+  readonly sessionSettings?: Readonly<Record<string, string>>;
+}
+
+const SETTING_NAME = /^[a-z_][a-z0-9_.]*$/;
+const SETTING_VALUE = /^[A-Za-z0-9_.]+$/;
+
+/** The startup `options` of `settings`; names and values are plain words, so need no escaping. */
+function startupOptions(settings: Readonly<Record<string, string>>): string | undefined {
+  const entries = Object.entries(settings);
+  if (entries.length === 0) return undefined;
+  return entries
+    .map(([name, value]) => {
+      if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(value)) {
+        throw new Error(`invalid session setting ${JSON.stringify(`${name}=${value}`)}`);
+      }
+      return `-c ${name}=${value}`;
+    })
+    .join(' ');
 }
 
 type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
@@ -67,6 +86,7 @@ export function createPgSqlClient(
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
     idleTimeoutMillis: 30_000,
     application_name: options.applicationName ?? 'vigil',
+    options: startupOptions(options.sessionSettings ?? {}),
   });
   // An idle connection that breaks (server restart) emits here; unhandled it would crash the
   // process. The pool replaces the connection on next use.
