@@ -149,4 +149,58 @@ describe('DeliveryWorkerPool', () => {
     answerSlow.forEach((answer) => answer());
     await pool.stop();
   });
+
+  it('hands back a claimed delivery that waited past half its lease instead of sending it', async () => {
+    jest.useFakeTimers();
+    const delivery = (id: string): ClaimedDelivery => ({
+      id,
+      notificationId: id,
+      kind: 'detection',
+      channel: 'webhook',
+      target: `target-${id}`,
+      payload: '{}',
+      attemptCount: 0,
+      seriesFailures: 0,
+    });
+    let due = [delivery('first'), delivery('second')];
+    const released: string[] = [];
+    const store = {
+      releaseExpiredLeases: async () => 0,
+      claimDue: async () => {
+        const claimed = due;
+        due = [];
+        return claimed;
+      },
+      recordAttempts: async (records: readonly { id: string }[]) =>
+        new Set(records.map((r) => r.id)),
+      release: async (ids: readonly string[]) => {
+        released.push(...ids);
+      },
+    };
+    const sent: string[] = [];
+    const send = async (d: ClaimedDelivery) => {
+      sent.push(d.id);
+      // The first send takes most of the lease; the second waits for its slot meanwhile.
+      if (d.id === 'first') await new Promise((resolve) => setTimeout(resolve, 6_000));
+      return { ok: true as const, statusCode: 204, error: null };
+    };
+    const pool = new DeliveryWorkerPool({
+      store: store as unknown as SqlDeliveryStore,
+      senders: { webhook: send, email: send },
+      concurrency: 1,
+      targetLimits: fixedLimit(1),
+      retrySchedule: [],
+      lease: { webhook: 10_000, email: 10_000 },
+      pollIntervalMs: 60_000,
+      logger: createLogger('delivery-worker-pool-spec', 'silent'),
+    });
+    pool.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(sent).toEqual(['first']);
+
+    await jest.advanceTimersByTimeAsync(6_000);
+    expect(sent).toEqual(['first']);
+    expect(released).toEqual(['second']);
+    await pool.stop();
+  });
 });
