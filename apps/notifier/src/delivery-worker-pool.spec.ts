@@ -8,6 +8,38 @@ const fixedLimit = (n: number) =>
 
 const schedule = [200, 400];
 
+const delivery = (id: string, target: string): ClaimedDelivery => ({
+  id,
+  notificationId: id,
+  kind: 'detection',
+  channel: 'webhook',
+  target,
+  payload: '{}',
+  attemptCount: 0,
+  seriesFailures: 0,
+});
+
+type Send = (delivery: ClaimedDelivery) => Promise<{ ok: true; statusCode: number; error: null }>;
+
+/** A pool over a fake store, sending every channel with `send`, one target limit for all. */
+function poolOver(
+  store: object,
+  send: Send,
+  options: { concurrency: number; targetLimit: number; leaseMs?: number; pollIntervalMs: number },
+): DeliveryWorkerPool {
+  const leaseMs = options.leaseMs ?? 600_000;
+  return new DeliveryWorkerPool({
+    store: store as unknown as SqlDeliveryStore,
+    senders: { webhook: send, email: send },
+    concurrency: options.concurrency,
+    targetLimits: fixedLimit(options.targetLimit),
+    retrySchedule: [],
+    lease: { webhook: leaseMs, email: leaseMs },
+    pollIntervalMs: options.pollIntervalMs,
+    logger: createLogger('delivery-worker-pool-spec', 'silent'),
+  });
+}
+
 describe('attemptResult', () => {
   it('marks a successful attempt delivered', () => {
     expect(attemptResult({ ok: true, statusCode: 200, error: null }, 1, schedule)).toEqual({
@@ -54,16 +86,7 @@ describe('DeliveryWorkerPool', () => {
       release: async () => undefined,
     };
     const send = async () => ({ ok: true as const, statusCode: 204, error: null });
-    const pool = new DeliveryWorkerPool({
-      store: store as unknown as SqlDeliveryStore,
-      senders: { webhook: send, email: send },
-      concurrency: 2,
-      targetLimits: fixedLimit(2),
-      retrySchedule: [],
-      lease: { webhook: 600_000, email: 600_000 },
-      pollIntervalMs: 1_000,
-      logger: createLogger('delivery-worker-pool-spec', 'silent'),
-    });
+    const pool = poolOver(store, send, { concurrency: 2, targetLimit: 2, pollIntervalMs: 1_000 });
     pool.start();
     await jest.advanceTimersByTimeAsync(0);
     expect(claims).toBe(1);
@@ -79,16 +102,6 @@ describe('DeliveryWorkerPool', () => {
     await pool.stop();
   });
   it('sends at most its share to one target and claims only what each target has room for', async () => {
-    const delivery = (id: string, target: string): ClaimedDelivery => ({
-      id,
-      notificationId: id,
-      kind: 'detection',
-      channel: 'webhook',
-      target,
-      payload: '{}',
-      attemptCount: 0,
-      seriesFailures: 0,
-    });
     const due = [
       ...Array.from({ length: 5 }, (_, i) => delivery(`slow-${i}`, 'slow')),
       delivery('healthy-0', 'healthy'),
@@ -128,16 +141,7 @@ describe('DeliveryWorkerPool', () => {
         ? new Promise<typeof answered>((resolve) => answerSlow.push(() => resolve(answered)))
         : Promise.resolve(answered);
     };
-    const pool = new DeliveryWorkerPool({
-      store: store as unknown as SqlDeliveryStore,
-      senders: { webhook: send, email: send },
-      concurrency: 8,
-      targetLimits: fixedLimit(2),
-      retrySchedule: [],
-      lease: { webhook: 600_000, email: 600_000 },
-      pollIntervalMs: 10,
-      logger: createLogger('delivery-worker-pool-spec', 'silent'),
-    });
+    const pool = poolOver(store, send, { concurrency: 8, targetLimit: 2, pollIntervalMs: 10 });
     pool.start();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sent.filter((id) => id.startsWith('slow'))).toHaveLength(2);
@@ -152,17 +156,7 @@ describe('DeliveryWorkerPool', () => {
 
   it('hands back a claimed delivery that waited past half its lease instead of sending it', async () => {
     jest.useFakeTimers();
-    const delivery = (id: string): ClaimedDelivery => ({
-      id,
-      notificationId: id,
-      kind: 'detection',
-      channel: 'webhook',
-      target: `target-${id}`,
-      payload: '{}',
-      attemptCount: 0,
-      seriesFailures: 0,
-    });
-    let due = [delivery('first'), delivery('second')];
+    let due = [delivery('first', 'first-target'), delivery('second', 'second-target')];
     const released: string[] = [];
     const store = {
       releaseExpiredLeases: async () => 0,
@@ -184,15 +178,11 @@ describe('DeliveryWorkerPool', () => {
       if (d.id === 'first') await new Promise((resolve) => setTimeout(resolve, 6_000));
       return { ok: true as const, statusCode: 204, error: null };
     };
-    const pool = new DeliveryWorkerPool({
-      store: store as unknown as SqlDeliveryStore,
-      senders: { webhook: send, email: send },
+    const pool = poolOver(store, send, {
       concurrency: 1,
-      targetLimits: fixedLimit(1),
-      retrySchedule: [],
-      lease: { webhook: 10_000, email: 10_000 },
+      targetLimit: 1,
+      leaseMs: 10_000,
       pollIntervalMs: 60_000,
-      logger: createLogger('delivery-worker-pool-spec', 'silent'),
     });
     pool.start();
     await jest.advanceTimersByTimeAsync(0);
