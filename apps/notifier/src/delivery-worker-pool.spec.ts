@@ -19,6 +19,24 @@ const delivery = (id: string, target: string): ClaimedDelivery => ({
   seriesFailures: 0,
 });
 
+/**
+ * A store that claims with `claimDue`, records every attempt, never has expired leases, and
+ * notes what is handed back in `released`.
+ */
+function fakeStore(
+  claimDue: (limit: number, lease: unknown, capacity: ClaimCapacity) => Promise<ClaimedDelivery[]>,
+  released: string[] = [],
+) {
+  return {
+    releaseExpiredLeases: async () => 0,
+    claimDue,
+    recordAttempts: async (records: readonly { id: string }[]) => new Set(records.map((r) => r.id)),
+    release: async (ids: readonly string[]) => {
+      released.push(...ids);
+    },
+  };
+}
+
 type Send = (delivery: ClaimedDelivery) => Promise<{ ok: true; statusCode: number; error: null }>;
 
 /** A pool over a fake store, sending every channel with `send`, one target limit for all. */
@@ -74,17 +92,11 @@ describe('DeliveryWorkerPool', () => {
     jest.useFakeTimers();
     let claims = 0;
     let finishSecondClaim: () => void = () => undefined;
-    const store = {
-      releaseExpiredLeases: async () => 0,
-      claimDue: async (): Promise<ClaimedDelivery[]> => {
-        claims += 1;
-        if (claims === 2) await new Promise<void>((resolve) => (finishSecondClaim = resolve));
-        return [];
-      },
-      recordAttempts: async (records: readonly { id: string }[]) =>
-        new Set(records.map((r) => r.id)),
-      release: async () => undefined,
-    };
+    const store = fakeStore(async () => {
+      claims += 1;
+      if (claims === 2) await new Promise<void>((resolve) => (finishSecondClaim = resolve));
+      return [];
+    });
     const send = async () => ({ ok: true as const, statusCode: 204, error: null });
     const pool = poolOver(store, send, { concurrency: 2, targetLimit: 2, pollIntervalMs: 1_000 });
     pool.start();
@@ -108,29 +120,21 @@ describe('DeliveryWorkerPool', () => {
     ];
     const capacities: ClaimCapacity[] = [];
     const released: string[] = [];
-    const store = {
-      releaseExpiredLeases: async () => 0,
-      // Claims as SqlDeliveryStore.claimDue does: oldest first, within each target's room.
-      claimDue: async (limit: number, _lease: unknown, capacity: ClaimCapacity) => {
-        capacities.push(capacity);
-        const taken = new Map<string, number>();
-        const claimed = due.filter((d) => {
-          const room = capacity.free.get(d.target) ?? capacity.defaultFree;
-          const n = taken.get(d.target) ?? 0;
-          if (n >= room) return false;
-          taken.set(d.target, n + 1);
-          return true;
-        });
-        claimed.splice(limit);
-        for (const d of claimed) due.splice(due.indexOf(d), 1);
-        return claimed;
-      },
-      recordAttempts: async (records: readonly { id: string }[]) =>
-        new Set(records.map((r) => r.id)),
-      release: async (ids: readonly string[]) => {
-        released.push(...ids);
-      },
-    };
+    // Claims as SqlDeliveryStore.claimDue does: oldest first, within each target's room.
+    const store = fakeStore(async (limit, _lease, capacity) => {
+      capacities.push(capacity);
+      const taken = new Map<string, number>();
+      const claimed = due.filter((d) => {
+        const room = capacity.free.get(d.target) ?? capacity.defaultFree;
+        const n = taken.get(d.target) ?? 0;
+        if (n >= room) return false;
+        taken.set(d.target, n + 1);
+        return true;
+      });
+      claimed.splice(limit);
+      for (const d of claimed) due.splice(due.indexOf(d), 1);
+      return claimed;
+    }, released);
     const sent: string[] = [];
     const answerSlow: (() => void)[] = [];
     const answered = { ok: true as const, statusCode: 204, error: null };
@@ -158,19 +162,11 @@ describe('DeliveryWorkerPool', () => {
     jest.useFakeTimers();
     let due = [delivery('first', 'first-target'), delivery('second', 'second-target')];
     const released: string[] = [];
-    const store = {
-      releaseExpiredLeases: async () => 0,
-      claimDue: async () => {
-        const claimed = due;
-        due = [];
-        return claimed;
-      },
-      recordAttempts: async (records: readonly { id: string }[]) =>
-        new Set(records.map((r) => r.id)),
-      release: async (ids: readonly string[]) => {
-        released.push(...ids);
-      },
-    };
+    const store = fakeStore(async () => {
+      const claimed = due;
+      due = [];
+      return claimed;
+    }, released);
     const sent: string[] = [];
     const send = async (d: ClaimedDelivery) => {
       sent.push(d.id);

@@ -127,7 +127,12 @@ export class DeliveryWorkerPool {
     const unsent = this.queued.map(({ delivery }) => delivery.id);
     this.queued = [];
     this.busyByTarget.clear();
-    await this.options.store.release(unsent).catch((error: unknown) => {
+    await this.handBack(unsent);
+  }
+
+  /** Gives claimed deliveries back to the queue; if that fails, their leases expire instead. */
+  private handBack(ids: readonly string[]): Promise<void> {
+    return this.options.store.release(ids).catch((error: unknown) => {
       this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
     });
   }
@@ -208,10 +213,7 @@ export class DeliveryWorkerPool {
       { count: stale.length },
       'claimed deliveries waited too long; handed back',
     );
-    this.options.store.release(stale).catch((error: unknown) => {
-      // Their leases expire and the sweep hands them back instead.
-      this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
-    });
+    void this.handBack(stale);
   }
 
   /** One delivery of `target` fewer in flight or queued. */
