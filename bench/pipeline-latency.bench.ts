@@ -82,16 +82,30 @@ class LatencyLog {
   }
 
   summary() {
-    const sorted = [...this.latencies.values()].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-    return {
-      count: sorted.length,
-      missing: this.pending,
-      p50: at(0.5),
-      p99: at(0.99),
-      max: sorted[sorted.length - 1],
-    };
+    return summaryOf([...this.latencies.values()], this.pending);
   }
+
+  /** Per event seen by both, the time from its arrival in `earlier` to its arrival here. */
+  since(earlier: LatencyLog) {
+    const hops: number[] = [];
+    for (const [id, latency] of this.latencies) {
+      const before = earlier.latencies.get(id);
+      if (before !== undefined) hops.push(latency - before);
+    }
+    return summaryOf(hops, this.sent.size - hops.length);
+  }
+}
+
+function summaryOf(values: number[], missing: number) {
+  const sorted = values.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return {
+    count: sorted.length,
+    missing,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1],
+  };
 }
 
 /** Calls `send(i)` for i in [0, total) at a steady rate, without waiting for earlier calls. */
@@ -203,9 +217,12 @@ type Summary = ReturnType<LatencyLog['summary']>;
  * The whole pipeline, and where its time goes: a read-committed observer of the command topic
  * splits each event's latency at the moment its webhook command became visible downstream.
  */
-async function pipeline(
-  databaseUrl: string,
-): Promise<{ webhook: Summary; command: Summary; loopDelay: IntervalHistogram }> {
+async function pipeline(databaseUrl: string): Promise<{
+  webhook: Summary;
+  command: Summary;
+  delivery: Summary;
+  loopDelay: IntervalHistogram;
+}> {
   let log = new LatencyLog();
   let commandLog = new LatencyLog();
   const receiver = await startReceiver((id) => log.arrived(id));
@@ -294,7 +311,12 @@ async function pipeline(
     await log.drained();
     await commandLog.drained(5_000);
     loopDelay.disable();
-    return { webhook: log.summary(), command: commandLog.summary(), loopDelay };
+    return {
+      webhook: log.summary(),
+      command: commandLog.summary(),
+      delivery: log.since(commandLog),
+      loopDelay,
+    };
   } finally {
     await observer.disconnect();
     for (const app of apps.reverse()) await app.stop();
@@ -326,6 +348,7 @@ async function main(): Promise<void> {
     row('baseline Kafka produce → consume', baseline);
     row('pipeline ingest request → webhook', measured.webhook);
     row('  of which ingest → command committed', measured.command);
+    row('  and command committed → webhook', measured.delivery);
     // The apps share this process, as in the embedded mode: a stall of one delays them all. (Run
     // each in a process of its own, the figures came out the same: the tail is not this loop's.)
     const delay = (q: number) => ms(measured.loopDelay.percentile(q) / 1e6);
