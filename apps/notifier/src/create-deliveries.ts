@@ -7,6 +7,7 @@ import type {
   SqlDigestStore,
   WebhookProviderService,
 } from '@vigil/control-plane';
+import type { DirectDispatch } from './direct-dispatch';
 import { planDeliveries, providerIdsIn } from './plan-deliveries';
 
 /**
@@ -21,6 +22,8 @@ export class CreateDeliveries {
     private readonly digests: SqlDigestStore,
     private readonly providers: WebhookProviderService,
     private readonly appUrl: string,
+    /** Takes the deliveries it has room for: inserted leased and sent without a claim. */
+    private readonly dispatch?: DirectDispatch,
   ) {}
 
   async execute(commands: readonly NotificationCommand[]) {
@@ -37,15 +40,25 @@ export class CreateDeliveries {
         rejected.push({ index, reason: error instanceof Error ? error.message : String(error) });
       }
     });
-    // Immediate-mode commands have no digest lines: their deliveries go in on their own.
-    const created =
-      digestEntries.length === 0
-        ? await this.store.insertAlone(deliveries)
-        : await this.sql.transaction(async (tx) => {
-            const inserted = await this.store.insert(tx, deliveries);
-            await this.digests.upsertDigestEntries(tx, digestEntries);
-            return inserted;
-          });
+    const reservation = this.dispatch?.reserve(deliveries);
+    const rows = reservation?.deliveries ?? deliveries;
+    let created;
+    try {
+      // Immediate-mode commands have no digest lines: their deliveries go in on their own.
+      created =
+        digestEntries.length === 0
+          ? await this.store.insertAlone(rows)
+          : await this.sql.transaction(async (tx) => {
+              const inserted = await this.store.insert(tx, rows);
+              await this.digests.upsertDigestEntries(tx, digestEntries);
+              return inserted;
+            });
+    } catch (error) {
+      reservation?.cancel();
+      throw error;
+    }
+    // Committed: the leased ones are sent now (a crash from here leaves them to their lease).
+    reservation?.settle(created.leased);
     return { rejected, created };
   }
 }

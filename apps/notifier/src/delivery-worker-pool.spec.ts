@@ -1,5 +1,10 @@
 import { createLogger } from '@vigil/config';
-import type { ClaimCapacity, ClaimedDelivery, SqlDeliveryStore } from '@vigil/control-plane';
+import type {
+  ClaimCapacity,
+  ClaimedDelivery,
+  NewDelivery,
+  SqlDeliveryStore,
+} from '@vigil/control-plane';
 import { DeliveryWorkerPool, attemptResult } from './delivery-worker-pool';
 import { TargetConcurrencyLimits } from './target-concurrency-limits';
 
@@ -188,5 +193,109 @@ describe('DeliveryWorkerPool', () => {
     expect(sent).toEqual(['first']);
     expect(released).toEqual(['second']);
     await pool.stop();
+  });
+
+  describe('reserve (deliveries inserted leased)', () => {
+    const newDelivery = (id: string, target: string, extra: Partial<NewDelivery> = {}) =>
+      ({
+        id,
+        notificationId: id,
+        kind: 'detection',
+        channel: 'webhook',
+        target,
+        subjectId: null,
+        payload: {},
+        ...extra,
+      }) satisfies NewDelivery;
+    /** What the insert returns for a delivery it created leased. */
+    const leasedRow = (d: NewDelivery) => delivery(d.id, d.target);
+
+    it('takes what it has room for, per target and in all, and sends it once committed without a claim', async () => {
+      jest.useFakeTimers();
+      const capacities: ClaimCapacity[] = [];
+      const store = fakeStore(async (_limit, _lease, capacity) => {
+        capacities.push(capacity);
+        return [];
+      });
+      const sent: string[] = [];
+      const send = async (d: ClaimedDelivery) => {
+        sent.push(d.id);
+        return { ok: true as const, statusCode: 204, error: null };
+      };
+      // Four rounds of one slot: room for four; two per target.
+      const pool = poolOver(store, send, {
+        concurrency: 1,
+        targetLimit: 2,
+        leaseMs: 30_000,
+        pollIntervalMs: 60_000,
+      });
+      pool.start();
+      await jest.advanceTimersByTimeAsync(0);
+      const claims = capacities.length;
+
+      const reservation = pool.reserve([
+        newDelivery('a1', 'a'),
+        newDelivery('a2', 'a'),
+        newDelivery('a3', 'a'),
+        newDelivery('b1', 'b', { skippedBecause: 'Filtered out.' }),
+        newDelivery('c1', 'c', { channel: 'email' }),
+        newDelivery('d1', 'd'),
+        newDelivery('e1', 'e'),
+      ]);
+      expect(reservation.deliveries.map((d) => d.leaseMs)).toEqual([
+        30_000,
+        30_000,
+        undefined, // target a is at its limit
+        undefined, // skipped: never sent
+        30_000,
+        30_000,
+        undefined, // the pool is full
+      ]);
+      const taken = reservation.deliveries.filter((d) => d.leaseMs !== undefined);
+      // Held while the insert runs: a claim now leaves that room alone.
+      pool.wake();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(capacities.length).toBe(claims);
+      expect(sent).toEqual([]);
+
+      // a2 existed already (a replay): the insert did not lease it.
+      reservation.settle(taken.filter((d) => d.id !== 'a2').map(leasedRow));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(sent).toEqual(['a1', 'c1', 'd1']);
+      await pool.stop();
+    });
+
+    it('frees the room when the insert fails, and takes nothing once stopped', async () => {
+      jest.useFakeTimers();
+      const released: string[] = [];
+      const store = fakeStore(async () => [], released);
+      const sent: string[] = [];
+      const send = async (d: ClaimedDelivery) => {
+        sent.push(d.id);
+        return { ok: true as const, statusCode: 204, error: null };
+      };
+      const pool = poolOver(store, send, {
+        concurrency: 1,
+        targetLimit: 1,
+        pollIntervalMs: 60_000,
+      });
+      pool.start();
+      await jest.advanceTimersByTimeAsync(0);
+
+      const failed = pool.reserve([newDelivery('x1', 'x')]);
+      expect(failed.deliveries[0].leaseMs).toBeDefined();
+      failed.cancel();
+      // The target's room is back.
+      const next = pool.reserve([newDelivery('x2', 'x')]);
+      expect(next.deliveries[0].leaseMs).toBeDefined();
+
+      await pool.stop();
+      // Committed after the pool stopped: handed back at once rather than left to its lease.
+      next.settle([leasedRow(next.deliveries[0])]);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(sent).toEqual([]);
+      expect(released).toEqual(['x2']);
+      expect(pool.reserve([newDelivery('x3', 'x')]).deliveries[0].leaseMs).toBeUndefined();
+    });
   });
 });

@@ -6,9 +6,11 @@ import {
   type ClaimedDelivery,
   type DeliveryChannel,
   type LeaseDurations,
+  type NewDelivery,
   type SqlDeliveryStore,
 } from '@vigil/control-plane';
 import { AttemptRecorder } from './attempt-recorder';
+import type { DirectDispatch, DispatchReservation } from './direct-dispatch';
 import {
   attemptOutcomeOf,
   type DeliverySender,
@@ -78,9 +80,11 @@ const ROUNDS_HELD = 4;
  * answer cannot take every slot and delay the deliveries to healthy ones. Several instances share the work through
  * SKIP LOCKED; a lease left by a crashed worker expires and the delivery is sent again.
  */
-export class DeliveryWorkerPool {
+export class DeliveryWorkerPool implements DirectDispatch {
   /** Deliveries being sent: what `concurrency` bounds. */
   private sending = 0;
+  /** Room held for deliveries being inserted leased (see reserve). */
+  private reserved = 0;
   /** Every attempt not yet recorded, sending or not. */
   private readonly unrecorded = new Set<Promise<void>>();
   /** Claimed (leased) deliveries waiting for a free slot. */
@@ -143,7 +147,7 @@ export class DeliveryWorkerPool {
       this.options.heartbeat?.beat();
       // Claim rounds ahead, so a slot that frees is refilled from memory rather than by one
       // more round trip per delivery.
-      const wanted = ROUNDS_HELD * concurrency - this.sending - this.queued.length;
+      const wanted = this.room();
       let claimed: ClaimedDelivery[] = [];
       try {
         if (Date.now() - this.lastLeaseSweep > Math.min(lease.webhook, lease.email) / 4) {
@@ -164,6 +168,67 @@ export class DeliveryWorkerPool {
       if (claimed.length > 0 && claimed.length === wanted) continue;
       await this.idle(pollIntervalMs);
     }
+  }
+
+  /** How many more deliveries the pool may hold, in flight, queued or reserved. */
+  private room(): number {
+    return (
+      ROUNDS_HELD * this.options.concurrency - this.sending - this.queued.length - this.reserved
+    );
+  }
+
+  /**
+   * Takes the deliveries being created that the pool has room for (in all and per target, as a
+   * claim would): they are inserted leased and queued once the insert commits. The others go in
+   * pending, for a claim. A skipped delivery is never sent, and a stopped pool takes nothing.
+   */
+  reserve(deliveries: readonly NewDelivery[]): DispatchReservation {
+    const claimedAt = performance.now();
+    const { targetLimits, lease } = this.options;
+    let room = this.running ? this.room() : 0;
+    const taken: NewDelivery[] = [];
+    const rows = deliveries.map((delivery) => {
+      if (room <= 0 || delivery.skippedBecause !== undefined) return delivery;
+      const busy = this.busyByTarget.get(delivery.target) ?? 0;
+      if (busy >= targetLimits.limitOf(delivery.target)) return delivery;
+      this.busyByTarget.set(delivery.target, busy + 1);
+      room -= 1;
+      taken.push(delivery);
+      return { ...delivery, leaseMs: lease[delivery.channel] };
+    });
+    this.reserved += taken.length;
+    let open = taken.length > 0;
+    const close = () => {
+      if (!open) return false;
+      open = false;
+      this.reserved -= taken.length;
+      return true;
+    };
+    return {
+      deliveries: rows,
+      settle: (leased) => {
+        if (!close()) return;
+        const byId = new Map(leased.map((delivery) => [delivery.id.toLowerCase(), delivery]));
+        const unsent: string[] = [];
+        for (const delivery of taken) {
+          const claimed = byId.get(delivery.id.toLowerCase());
+          // Not created (a replay): it was never leased and holds no room.
+          if (!claimed) this.untrack(delivery.target);
+          else if (this.running) this.queued.push({ delivery: claimed, claimedAt });
+          else {
+            this.untrack(delivery.target);
+            unsent.push(claimed.id);
+          }
+        }
+        // Stopped while the insert ran: back to the queue now rather than when the lease ends.
+        if (unsent.length > 0) void this.handBack(unsent);
+        if (this.running) this.fillSlots();
+      },
+      cancel: () => {
+        if (!close()) return;
+        for (const delivery of taken) this.untrack(delivery.target);
+      },
+    };
   }
 
   /** What each target may still take: its limit less what it holds (in flight or queued). */

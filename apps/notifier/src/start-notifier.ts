@@ -180,7 +180,14 @@ export async function startNotifier(
     onClosed: () => pool.wake(),
     logger,
   });
-  const createDeliveries = new CreateDeliveries(sql, store, digests, providers, settings.APP_URL);
+  const createDeliveries = new CreateDeliveries(
+    sql,
+    store,
+    digests,
+    providers,
+    settings.APP_URL,
+    pool,
+  );
   const groupId = `${config.kafka.VIGIL_TOPIC_PREFIX}vigil-notifier`;
   const commands = ops.consumer(groupId);
   const consumer = new CommandConsumer({
@@ -192,7 +199,8 @@ export async function startNotifier(
     handler: async (commands) => {
       const { rejected, created } = await createDeliveries.execute(commands);
       instruments.skipped(created.skipped);
-      if (created.created > created.skipped) pool.wake();
+      // Leased ones are already on their way; pending ones wait for a claim.
+      if (created.created > created.skipped + created.leased.length) pool.wake();
       return { rejected };
     },
   });

@@ -343,10 +343,10 @@ describe('SqlDeliveryStore.insertAlone on PostgreSQL', () => {
   it('creates deliveries, and nothing when they are inserted again', async () => {
     const target = randomUUID();
     const deliveries = [aDelivery({ target }), aDelivery({ target }), aDelivery({ target })];
-    expect(await store.insertAlone(deliveries)).toEqual({ created: 3, skipped: 0 });
-    expect(await store.insertAlone(deliveries)).toEqual({ created: 0, skipped: 0 });
+    expect(await store.insertAlone(deliveries)).toEqual({ created: 3, skipped: 0, leased: [] });
+    expect(await store.insertAlone(deliveries)).toEqual({ created: 0, skipped: 0, leased: [] });
     expect(await countTo(target)).toBe(3);
-    expect(await store.insertAlone([])).toEqual({ created: 0, skipped: 0 });
+    expect(await store.insertAlone([])).toEqual({ created: 0, skipped: 0, leased: [] });
   });
 
   it('writes more than one statement holds all or nothing', async () => {
@@ -355,7 +355,91 @@ describe('SqlDeliveryStore.insertAlone on PostgreSQL', () => {
     const broken = [...many.slice(0, 1_000), { ...many[1_000], payloadJson: '{not json' }];
     await expect(store.insertAlone(broken)).rejects.toThrow();
     expect(await countTo(target)).toBe(0);
-    expect(await store.insertAlone(many)).toEqual({ created: 1_001, skipped: 0 });
+    expect(await store.insertAlone(many)).toEqual({ created: 1_001, skipped: 0, leased: [] });
     expect(await countTo(target)).toBe(1_001);
+  });
+});
+
+describe('deliveries inserted leased on PostgreSQL', () => {
+  const rowOf = async (id: string) =>
+    (
+      await sql.query<{ status: string; leased_for_ms: number | null; due: boolean }>(
+        `SELECT status, (extract(epoch FROM lease_until - now()) * 1000)::int AS leased_for_ms,
+                next_attempt_at <= now() AS due
+         FROM deliveries WHERE id = $1`,
+        [id],
+      )
+    ).rows[0];
+
+  it('goes in leased, is returned ready to send with the payload as stored, and is never claimed', async () => {
+    const target = randomUUID();
+    const payloadJson = '{"b": 1,   "a": [1, 2]}';
+    const leased = aDelivery({ target, payloadJson, leaseMs: 60_000 });
+    const pending = aDelivery({ target });
+    const skipped = aDelivery({ target, leaseMs: 60_000, skippedBecause: 'Filtered out.' });
+
+    const inserted = await store.insertAlone([leased, pending, skipped]);
+
+    expect(inserted).toEqual({
+      created: 3,
+      skipped: 1,
+      leased: [
+        {
+          id: leased.id,
+          notificationId: leased.notificationId,
+          kind: 'detection',
+          channel: 'webhook',
+          target,
+          payload: payloadJson,
+          attemptCount: 0,
+          seriesFailures: 0,
+        },
+      ],
+    });
+    const row = await rowOf(leased.id);
+    expect(row.status).toBe('delivering');
+    expect(row.leased_for_ms).toBeGreaterThan(50_000);
+    expect(row.leased_for_ms).toBeLessThanOrEqual(60_000);
+    // A skipped delivery is never leased, whatever it asked.
+    expect(await rowOf(skipped.id)).toMatchObject({ status: 'skipped', leased_for_ms: null });
+    const claimed = (await store.claimDue(1000, 60_000)).map((c) => c.id);
+    expect(claimed).not.toContain(leased.id);
+    expect((await rowOf(leased.id)).status).toBe('delivering');
+    // Its attempt is recorded as a claimed delivery's is.
+    const recorded = await store.recordAttempts([
+      {
+        id: leased.id,
+        attempt: { attemptedAt: new Date(), statusCode: 204, latencyMs: 3, error: null },
+        result: { status: 'delivered' },
+      },
+    ]);
+    expect(recorded).toEqual(new Set([leased.id]));
+    expect((await rowOf(leased.id)).status).toBe('delivered');
+  });
+
+  it('leases nothing on a replay, and a lease not recorded in time returns it to the queue', async () => {
+    const target = randomUUID();
+    const delivery = aDelivery({ target, leaseMs: 1 });
+    expect((await store.insertAlone([delivery])).leased).toHaveLength(1);
+    expect(await store.insertAlone([{ ...delivery, leaseMs: 60_000 }])).toEqual({
+      created: 0,
+      skipped: 0,
+      leased: [],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await store.releaseExpiredLeases()).toBeGreaterThanOrEqual(1);
+    expect(await rowOf(delivery.id)).toMatchObject({ status: 'pending', due: true });
+  });
+
+  it('leases in a transaction only what the transaction commits', async () => {
+    const target = randomUUID();
+    const delivery = aDelivery({ target, leaseMs: 60_000 });
+    await expect(
+      sql.transaction(async (tx) => {
+        expect((await store.insert(tx, [delivery])).leased).toHaveLength(1);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await rowOf(delivery.id)).toBeUndefined();
   });
 });

@@ -33,6 +33,11 @@ export interface NewDelivery {
   skippedBecause?: string;
   /** Why it was skipped: the filter when left out. */
   skipCause?: SkipCause;
+  /**
+   * Set when the process creating the delivery sends it itself: the row goes in already leased
+   * for this many milliseconds, as a claim would have left it, and is never claimed.
+   */
+  leaseMs?: number;
 }
 
 /** A delivery a worker has leased for one attempt. */

@@ -117,11 +117,13 @@ describe('provider filters', () => {
     await expect(sql.transaction((tx) => store.insert(tx, rows))).resolves.toEqual({
       created: 2,
       skipped: 1,
+      leased: [],
     });
     // A replay creates, and skips, nothing more.
     await expect(sql.transaction((tx) => store.insert(tx, rows))).resolves.toEqual({
       created: 0,
       skipped: 0,
+      leased: [],
     });
     const log = new SqlDeliveryLog(sql);
     const pending = await log.find('11111111-1111-4111-8111-111111111111');
