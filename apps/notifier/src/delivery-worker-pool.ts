@@ -72,8 +72,8 @@ const ROUNDS_HELD = 4;
 
 /**
  * Sends due deliveries with up to `concurrency` in flight. Each delivery is claimed (leased)
- * from Postgres, sent on its own, and its attempt recorded (attempts that finish together share
- * a write); a free slot is refilled at once.
+ * from Postgres, or taken as it is created (reserve: inserted leased), sent on its own, and its
+ * attempt recorded (attempts that finish together share a write); a free slot is refilled at once.
  * One target holds at most its current limit of slots (TargetConcurrencyLimits: more for a
  * receiver that answers fast, one for an endpoint that fails or crawls): its other deliveries
  * are not claimed (or handed back at once) while it is at that limit, so endpoints that never
