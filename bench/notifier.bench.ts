@@ -7,6 +7,10 @@
  *   npm run bench:notifier     (BENCH_DELIVERIES, BENCH_CONCURRENCY override the sizes;
  *                               BENCH_LOG_LEVEL=debug shows per-batch timings)
  *
+ * The floor is a minimal notifier in the same process (bench/support/minimal-notifier.ts): the
+ * same commands from Kafka, the same body, a minimal Postgres outbox, the same POSTs: what any
+ * notifier with a durable outbox costs, so how much of the gap to raw POSTs is the product's.
+ *
  * Three passes of each side (BENCH_PASSES), alternating; prints the median, the spread and the
  * load average. Needs the local servers (deploy/local/servers.sh). Removes its database and the
  * topics under its prefix.
@@ -28,6 +32,7 @@ import { TopicCatalog, createKafkaClient } from '@vigil/kafka';
 import { startNotifier } from '../apps/notifier/src/start-notifier';
 import { loadAverage, medianAndSpread, passCount } from './support/bench-passes';
 import { BENCH_SERVERS } from './support/bench-servers';
+import { startMinimalNotifier } from './support/minimal-notifier';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -201,9 +206,20 @@ async function main(): Promise<void> {
   await producer.connect();
   await kafkaAdmin.connect();
   const topic = new TopicCatalog(env.VIGIL_TOPIC_PREFIX, 6).notificationCommands;
+  // The floor reads the same commands from a topic of its own, with the same partitions.
+  const floorTopic = `${env.VIGIL_TOPIC_PREFIX}floor.commands`;
+  await kafkaAdmin.createTopics({ topics: [{ topic: floorTopic, numPartitions: 6 }] });
+  const floor = await startMinimalNotifier({
+    kafka,
+    topic: floorTopic,
+    databaseUrl: databaseUrl.toString(),
+    concurrency: CONCURRENCY,
+    appUrl: APP_URL,
+    urlOf: (providerId) => `${receiver.url}/floor-${providerIds.indexOf(providerId)}`,
+  });
 
-  /** One pass of the notifier: DELIVERIES new commands produced, until the receiver has them all. */
-  const notifierPass = async (): Promise<number> => {
+  /** One pass: DELIVERIES new commands produced to `to`, until the receiver has them all. */
+  const notifierPass = async (to = topic): Promise<number> => {
     const decisions = Array.from({ length: DELIVERIES }, (_, i) =>
       decision(i, providerIds[i % PROVIDERS]),
     );
@@ -212,7 +228,7 @@ async function main(): Promise<void> {
     const done = receiver.until(DELIVERIES);
     for (let i = 0; i < decisions.length; i += 500) {
       await producer.send({
-        topic,
+        topic: to,
         acks: -1,
         messages: decisions.slice(i, i + 500).map((d) => ({
           key: d.detectionId,
@@ -235,12 +251,21 @@ async function main(): Promise<void> {
     await rawPosts(`${receiver.url}/raw`, sampleBody, 500);
     const baseline: number[] = [];
     const notifierRates: number[] = [];
+    const floorRates: number[] = [];
     for (let pass = 0; pass < passCount(); pass++) {
       receiver.reset();
       baseline.push(await rawPosts(`${receiver.url}/raw`, sampleBody, DELIVERIES));
-      notifierRates.push(await notifierPass());
+      // Floor and notifier in turn, so neither always follows the baseline.
+      if (pass % 2 === 0) {
+        notifierRates.push(await notifierPass());
+        floorRates.push(await notifierPass(floorTopic));
+      } else {
+        floorRates.push(await notifierPass(floorTopic));
+        notifierRates.push(await notifierPass());
+      }
     }
     const ratios = notifierRates.map((rate, i) => rate / baseline[i]);
+    const floorRatios = floorRates.map((rate, i) => rate / baseline[i]);
 
     console.log(
       `notifier webhook throughput, ${DELIVERIES} deliveries, concurrency ${CONCURRENCY}, ` +
@@ -254,8 +279,20 @@ async function main(): Promise<void> {
     console.log(
       `  ratio notifier / baseline           ${medianAndSpread(ratios, 3)} (target >= 0.5)`,
     );
+    console.log(
+      `  floor: minimal notifier             ${medianAndSpread(floorRates)} deliveries/s` +
+        ` (Kafka → minimal outbox → POST, same process)`,
+    );
+    console.log(`  ratio floor / baseline              ${medianAndSpread(floorRatios, 3)}`);
+    console.log(
+      `  ratio notifier / floor              ${medianAndSpread(
+        notifierRates.map((rate, i) => rate / floorRates[i]),
+        3,
+      )}`,
+    );
   } finally {
     await producer.disconnect();
+    await floor.stop();
     await notifier.stop();
     await sql.close();
     await receiver.close();
