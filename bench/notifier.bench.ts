@@ -32,7 +32,7 @@ import { TopicCatalog, createKafkaClient } from '@vigil/kafka';
 import { startNotifier } from '../apps/notifier/src/start-notifier';
 import { loadAverage, medianAndSpread, passCount } from './support/bench-passes';
 import { BENCH_SERVERS } from './support/bench-servers';
-import { startMinimalNotifier } from './support/minimal-notifier';
+import { rawPost, startMinimalNotifier } from './support/minimal-notifier';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -118,19 +118,7 @@ async function startReceiver() {
 /** The baseline: the same number of POSTs of the same body, CONCURRENCY at a time, keep-alive. */
 async function rawPosts(url: string, body: string, total: number): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const post = () =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request(
-        url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-        (res) => {
-          res.resume();
-          res.on('end', resolve);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const post = () => rawPost(agent, url, body);
   let next = 0;
   const started = performance.now();
   await Promise.all(

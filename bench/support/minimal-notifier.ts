@@ -13,6 +13,22 @@ import type { Kafka } from 'kafkajs';
 import { Pool } from 'pg';
 import { buildDetectionWebhookPayload, decodeNotificationCommands } from '@vigil/contracts';
 
+/** One JSON POST over `agent`, its answer read and dropped: the raw baseline's, and the floor's. */
+export function rawPost(agent: http.Agent, url: string, body: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', resolve);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export interface MinimalNotifierOptions {
   kafka: Kafka;
   topic: string;
@@ -111,19 +127,7 @@ export async function startMinimalNotifier(
 
   let sending = 0;
   const queued: { id: string; url: string; body: string }[] = [];
-  const post = (url: string, body: string) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request(
-        url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-        (res) => {
-          res.resume();
-          res.on('end', resolve);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const post = (url: string, body: string) => rawPost(agent, url, body);
   const fill = () => {
     while (sending < concurrency && queued.length > 0) {
       const { id, url, body } = queued.shift()!;

@@ -207,6 +207,11 @@ describe('DeliveryWorkerPool', () => {
         payload: {},
         ...extra,
       }) satisfies NewDelivery;
+    /** A sender that answers 204 at once and notes what it sent. */
+    const sendingInto = (sent: string[]) => async (d: ClaimedDelivery) => {
+      sent.push(d.id);
+      return { ok: true as const, statusCode: 204, error: null };
+    };
     /** What the insert returns for a delivery it created leased. */
     const leasedRow = (d: NewDelivery) => delivery(d.id, d.target);
 
@@ -218,10 +223,7 @@ describe('DeliveryWorkerPool', () => {
         return [];
       });
       const sent: string[] = [];
-      const send = async (d: ClaimedDelivery) => {
-        sent.push(d.id);
-        return { ok: true as const, statusCode: 204, error: null };
-      };
+      const send = sendingInto(sent);
       // Four rounds of one slot: room for four; two per target.
       const pool = poolOver(store, send, {
         concurrency: 1,
@@ -270,10 +272,7 @@ describe('DeliveryWorkerPool', () => {
       const released: string[] = [];
       const store = fakeStore(async () => [], released);
       const sent: string[] = [];
-      const send = async (d: ClaimedDelivery) => {
-        sent.push(d.id);
-        return { ok: true as const, statusCode: 204, error: null };
-      };
+      const send = sendingInto(sent);
       const pool = poolOver(store, send, {
         concurrency: 1,
         targetLimit: 1,
