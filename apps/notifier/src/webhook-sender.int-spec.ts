@@ -30,10 +30,10 @@ const delivery: ClaimedDelivery = {
   seriesFailures: 0,
 };
 
-function senderFor(url: string, policy = PUBLIC_TARGETS_ONLY) {
+function senderFor(url: string, policy = PUBLIC_TARGETS_ONLY, timeoutMs = 2_000) {
   return new WebhookSender({
     policy,
-    timeoutMs: 2_000,
+    timeoutMs,
     provider: async (id) => ({
       id,
       name: 'p',
@@ -206,4 +206,49 @@ describe('WebhookSender during a secret rotation', () => {
     expect(verifies(NEW_SECRET, request)).toBe(true);
     expect(verifies(OLD_SECRET, request)).toBe(false);
   });
+});
+
+describe('WebhookSender timeout', () => {
+  const allowPrivate = { allowPrivate: true, allowlist: [] };
+  let silent: Server;
+  const held: (() => void)[] = [];
+
+  beforeAll(async () => {
+    // /silent never answers; /trickle answers its status line and holds the body back.
+    silent = createServer((req, res) => {
+      if (req.url === '/trickle') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('partial');
+      }
+      held.push(() => res.destroy());
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    held.forEach((release) => release());
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  it.each(['/silent', '/trickle'])(
+    'gives up on %s at the timeout, as a timeout, each time',
+    async (path) => {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}${path}`;
+      const sender = senderFor(url, allowPrivate, 300);
+      const started = performance.now();
+      const outcome = await sender.send(delivery);
+      const elapsed = performance.now() - started;
+      expect(outcome).toEqual({
+        ok: false,
+        statusCode: null,
+        error: 'No response within 300 ms',
+        failure: 'timeout',
+      });
+      expect(elapsed).toBeGreaterThanOrEqual(290);
+      expect(elapsed).toBeLessThan(2_000);
+      // The timed-out connection is gone: the next send waits its own timeout, no longer.
+      const again = await sender.send({ ...delivery, id: 'e3c1a7f0-55b2-4c1e-9d0a-7b6f5e4d3c21' });
+      expect(again.failure).toBe('timeout');
+      sender.close();
+    },
+  );
 });

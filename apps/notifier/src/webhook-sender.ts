@@ -136,27 +136,49 @@ export class WebhookSender {
    * receivers de-duplicate on) instead of costing the delivery an attempt.
    */
   private async post(url: URL, body: Buffer, headers: Record<string, string>): Promise<HttpResult> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const deadline = performance.now() + this.options.timeoutMs;
     try {
-      return await this.postOnce(url, body, headers, signal, true);
+      return await this.postOnce(url, body, headers, deadline, true);
     } catch (error) {
       if (!(error instanceof StaleConnectionError)) throw error;
-      return this.postOnce(url, body, headers, signal, false);
+      return this.postOnce(url, body, headers, deadline, false);
     }
   }
 
+  /**
+   * One POST, destroyed at `deadline` wherever it is (connecting, sending, reading the answer).
+   * A plain timer rather than `AbortSignal.timeout`: the signal, its listeners and its weakly
+   * held timer cost more per request than the rest of the send (bench:notifier's floor: 0.49 of
+   * raw POSTs without it, 0.37 with it).
+   */
   private postOnce(
     url: URL,
     body: Buffer,
     headers: Record<string, string>,
-    signal: AbortSignal,
+    deadline: number,
     reuse: boolean,
   ): Promise<HttpResult> {
     const secure = url.protocol === 'https:';
     const request = secure ? https.request : http.request;
     const pooled = secure ? this.httpsAgent : this.httpAgent;
-    return new Promise<HttpResult>((resolve, reject) => {
+    return new Promise<HttpResult>((settle, fail) => {
       let answered = false;
+      const timer = setTimeout(
+        () => {
+          const error = new WebhookTimeoutError(this.options.timeoutMs);
+          reject(error);
+          req.destroy(error);
+        },
+        Math.max(0, deadline - performance.now()),
+      );
+      const resolve = (result: HttpResult) => {
+        clearTimeout(timer);
+        settle(result);
+      };
+      const reject = (error: Error) => {
+        clearTimeout(timer);
+        fail(error);
+      };
       const req = request(
         url,
         {
@@ -165,7 +187,6 @@ export class WebhookSender {
           // false: a connection of its own, closed after the answer.
           agent: reuse ? pooled : false,
           lookup: this.lookup,
-          signal,
         },
         (res) => {
           answered = true;
@@ -192,9 +213,7 @@ export class WebhookSender {
         if (reuse && req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE')) {
           reject(new StaleConnectionError(error));
         } else {
-          reject(
-            error.name === 'AbortError' ? new WebhookTimeoutError(this.options.timeoutMs) : error,
-          );
+          reject(error);
         }
       });
       req.end(body);
