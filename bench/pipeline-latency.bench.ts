@@ -222,6 +222,8 @@ async function pipeline(databaseUrl: string): Promise<{
   command: Summary;
   delivery: Summary;
   loopDelay: IntervalHistogram;
+  /** CPU time of the shared process per event over the measured phase (its drain included). */
+  cpuMsPerEvent: number;
 }> {
   let log = new LatencyLog();
   let commandLog = new LatencyLog();
@@ -307,11 +309,14 @@ async function pipeline(databaseUrl: string): Promise<{
     commandLog = new LatencyLog();
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     loopDelay.enable();
+    const cpuBefore = process.cpuUsage();
     await atSteadyRate(SECONDS * RATE, send('measured'));
     await log.drained();
     await commandLog.drained(5_000);
     loopDelay.disable();
+    const cpu = process.cpuUsage(cpuBefore);
     return {
+      cpuMsPerEvent: (cpu.user + cpu.system) / 1000 / (SECONDS * RATE),
       webhook: log.summary(),
       command: commandLog.summary(),
       delivery: log.since(commandLog),
@@ -354,6 +359,10 @@ async function main(): Promise<void> {
     const delay = (q: number) => ms(measured.loopDelay.percentile(q) / 1e6);
     console.log(
       `  event-loop delay of the shared process p50 ${delay(50)}  p99 ${delay(99)}  max ${ms(measured.loopDelay.max / 1e6)}`,
+    );
+    console.log(
+      `  CPU of the shared process per event     ${ms(measured.cpuMsPerEvent)}` +
+        ` (the apps and the bench's own client)`,
     );
     const ratio = (q: 'p50' | 'p99') => (measured.webhook[q] / baseline[q]).toFixed(1);
     console.log(
