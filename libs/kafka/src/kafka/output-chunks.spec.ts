@@ -1,4 +1,9 @@
-import { DEFAULT_TOPIC_BUDGET_BYTES, chunkBySize } from './output-chunks';
+import {
+  COMPRESS_FROM_BYTES,
+  DEFAULT_TOPIC_BUDGET_BYTES,
+  chunkBySize,
+  worthCompressing,
+} from './output-chunks';
 
 const record = (topic: string, bytes: number) => ({ topic, key: 'k', value: Buffer.alloc(bytes) });
 
@@ -34,5 +39,19 @@ describe('chunkBySize', () => {
   it('sends a record larger than the budget in a request of its own', () => {
     const records = [record('dlq', 10), record('dlq', 2_000_000), record('dlq', 10)];
     expect(chunkBySize(records).map((c) => c.length)).toEqual([1, 1, 1]);
+  });
+});
+
+describe('worthCompressing', () => {
+  it('leaves a request of a few small records uncompressed', () => {
+    expect(worthCompressing([record('commands', 1_500), record('states', 2_000)])).toBe(false);
+    expect(worthCompressing([])).toBe(false);
+  });
+
+  it('compresses a request from COMPRESS_FROM_BYTES, framing counted', () => {
+    expect(worthCompressing([record('states', COMPRESS_FROM_BYTES)])).toBe(true);
+    const justUnder = COMPRESS_FROM_BYTES - 2 * (1 + 128) - 1;
+    expect(worthCompressing([record('a', justUnder - 1_000), record('b', 1_000)])).toBe(false);
+    expect(worthCompressing([record('a', justUnder - 999), record('b', 1_000)])).toBe(true);
   });
 });

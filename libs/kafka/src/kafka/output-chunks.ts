@@ -9,6 +9,25 @@ export interface SizedRecord {
 export const DEFAULT_TOPIC_BUDGET_BYTES = 900_000;
 /** Bytes of record framing counted per record on top of its key and value. */
 const RECORD_OVERHEAD_BYTES = 128;
+/**
+ * Below this a request goes uncompressed. A micro-batch of a few records (a quiet pipeline: one
+ * or two events per transaction) gained nothing from gzip but a trip through the thread pool on
+ * the way in and another on every consumer's way out, on the path of every alert.
+ */
+export const COMPRESS_FROM_BYTES = 32 * 1024;
+
+const sizeOf = (record: SizedRecord) =>
+  record.key.length + (record.value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+
+/** Whether a request of these records is large enough for compression to pay. */
+export function worthCompressing(records: readonly SizedRecord[]): boolean {
+  let bytes = 0;
+  for (const record of records) {
+    bytes += sizeOf(record);
+    if (bytes >= COMPRESS_FROM_BYTES) return true;
+  }
+  return false;
+}
 
 /**
  * Splits records into produce requests, keeping each topic's share of a request (its record
@@ -27,7 +46,7 @@ export function chunkBySize<T extends SizedRecord>(
   let current: T[] = [];
   let bytes = new Map<string, number>();
   for (const record of records) {
-    const size = record.key.length + (record.value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+    const size = sizeOf(record);
     const used = bytes.get(record.topic) ?? 0;
     if (used > 0 && used + size > budgetOf(record.topic)) {
       chunks.push(current);
