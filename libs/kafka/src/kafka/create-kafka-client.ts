@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type LogEntry, type logCreator } from 'kafkajs';
 import type { Logger } from '@vigil/config';
+import { stopRequestQueueSpin } from './stop-request-queue-spin';
 import { TransientErrorTally, transientKafkaError } from './transient-kafka-errors';
 
 export interface KafkaSettings {
@@ -28,6 +29,7 @@ function pinoLogCreator(logger: Logger): logCreator {
 }
 
 export function createKafkaClient(settings: KafkaSettings, logger: Logger): Kafka {
+  stopRequestQueueSpin();
   return new Kafka({
     clientId: settings.clientId,
     brokers: settings.brokers,
