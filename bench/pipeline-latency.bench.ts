@@ -29,7 +29,7 @@ import {
   createPgSqlClient,
   runMigrations,
 } from '@vigil/control-plane';
-import { TopicCatalog } from '@vigil/kafka';
+import { TopicCatalog, stopRequestQueueSpin } from '@vigil/kafka';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
 import { startIndexer } from '../apps/indexer/src/start-indexer';
 import { startIngest } from '../apps/ingest/src/start-ingest';
@@ -52,6 +52,8 @@ const ELASTICSEARCH = BENCH_SERVERS.elasticsearchUrl;
 const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const topicPrefix = `bench-${runId}.`;
 const indexPrefix = `bench-${runId}-`;
+// The baselines' clients as the apps' own: without kafkajs's idle timer loop.
+stopRequestQueueSpin();
 const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
 
 /** Send time and arrival time of each event, by id, on the monotonic clock. */

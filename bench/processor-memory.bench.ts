@@ -26,6 +26,7 @@ import {
   TopicCatalog,
   ensureTopics,
   registerContracts,
+  stopRequestQueueSpin,
 } from '@vigil/kafka';
 import { benchEventRecord } from './support/bench-event-record';
 import { loadAverage } from './support/bench-passes';
@@ -45,6 +46,8 @@ const REGISTRY = BENCH_SERVERS.schemaRegistryUrl;
 const ADMIN_DB = BENCH_SERVERS.postgresAdminUrl;
 const runId = randomUUID().slice(0, 8);
 const prefix = `bench-${runId}-memory.`;
+// The baselines' clients as the apps' own: without kafkajs's idle timer loop.
+stopRequestQueueSpin();
 const kafka = new Kafka({ brokers: BROKERS.split(','), logLevel: logLevel.NOTHING });
 
 const eventRecord = (n: number) => benchEventRecord(runId, n, DETECTIONS);

@@ -15,7 +15,7 @@
  */
 import http from 'node:http';
 import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
-import { AvroCodec, TopicCatalog } from '@vigil/kafka';
+import { AvroCodec, TopicCatalog, stopRequestQueueSpin } from '@vigil/kafka';
 import { ProcessorFloor, processorOutputs, recordsByPartition } from './processor-floor';
 
 function required(name: string): string {
@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   const prefix = required('VIGIL_TOPIC_PREFIX');
   const source = new TopicCatalog(sourcePrefix, partitions);
   const topics = new TopicCatalog(prefix, partitions);
+  // As the processor's own client: without kafkajs's idle timer loop.
+  stopRequestQueueSpin();
   const kafka = new Kafka({
     brokers: required('KAFKA_BROKERS').split(','),
     // A batch that fails is retried by kafkajs; its errors are worth seeing.

@@ -35,6 +35,7 @@ export { registerContracts } from './register-contracts';
 
 // Kafka and the schema registry.
 export { createKafkaClient, type KafkaSettings } from './kafka/create-kafka-client';
+export { stopRequestQueueSpin } from './kafka/stop-request-queue-spin';
 export { KafkaMessageLog } from './kafka/kafka-message-log';
 export { ensureTopics } from './kafka/ensure-topics';
 export { AvroCodec } from './kafka/avro-codec';
