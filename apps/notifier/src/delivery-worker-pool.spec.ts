@@ -5,7 +5,7 @@ import type {
   NewDelivery,
   SqlDeliveryStore,
 } from '@vigil/control-plane';
-import { DeliveryWorkerPool, attemptResult } from './delivery-worker-pool';
+import { DeliveryWorkerPool, attemptResult, mayHaveLeftDue } from './delivery-worker-pool';
 import { TargetConcurrencyLimits } from './target-concurrency-limits';
 
 const fixedLimit = (n: number) =>
@@ -63,6 +63,30 @@ function poolOver(
   });
 }
 
+describe('mayHaveLeftDue', () => {
+  const room = (free: Record<string, number>, defaultFree = 4): ClaimCapacity => ({
+    free: new Map(Object.entries(free)),
+    defaultFree,
+  });
+  const claimed = (...targets: string[]) => targets.map((target) => ({ target }));
+
+  it('says the queue is empty when every target took less than its room', () => {
+    expect(mayHaveLeftDue(room({}), claimed())).toBe(false);
+    expect(mayHaveLeftDue(room({ a: 3 }), claimed('a', 'a', 'b'))).toBe(false);
+  });
+
+  it('says due deliveries may be left when a target had no room: the claim did not look at it', () => {
+    expect(mayHaveLeftDue(room({ a: 0 }), claimed())).toBe(true);
+    expect(mayHaveLeftDue(room({ a: -1, b: 2 }), claimed('b'))).toBe(true);
+  });
+
+  it('says due deliveries may be left when a target took all its room, listed or default', () => {
+    expect(mayHaveLeftDue(room({ a: 2 }), claimed('a', 'a'))).toBe(true);
+    expect(mayHaveLeftDue(room({}, 2), claimed('b', 'b'))).toBe(true);
+    expect(mayHaveLeftDue(room({ a: 5 }, 1), claimed('a', 'b'))).toBe(true);
+  });
+});
+
 describe('attemptResult', () => {
   it('marks a successful attempt delivered', () => {
     expect(attemptResult({ ok: true, statusCode: 200, error: null }, 1, schedule)).toEqual({
@@ -118,6 +142,51 @@ describe('DeliveryWorkerPool', () => {
 
     await pool.stop();
   });
+  it('claims again on a freed slot after a claim found some, though fewer than it wanted', async () => {
+    jest.useFakeTimers();
+    let claims = 0;
+    const store = fakeStore(async () => {
+      claims += 1;
+      // Nothing at first; then one retry has come due by the poll.
+      return claims === 2 ? [delivery('retry', 'receiver')] : [];
+    });
+    const sent: string[] = [];
+    const send = async (d: ClaimedDelivery) => {
+      sent.push(d.id);
+      return { ok: true as const, statusCode: 204, error: null };
+    };
+    const pool = poolOver(store, send, { concurrency: 2, targetLimit: 2, pollIntervalMs: 1_000 });
+    pool.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(claims).toBe(1);
+    await jest.advanceTimersByTimeAsync(1_000);
+    // More may have come due with it: the slot it freed looked at once, not a poll later.
+    expect(sent).toEqual(['retry']);
+    expect(claims).toBe(3);
+    await pool.stop();
+  });
+
+  it('claims again on a freed slot when the last claim stopped at a target at its limit', async () => {
+    jest.useFakeTimers();
+    const due = [delivery('a-0', 'a'), delivery('a-1', 'a')];
+    const store = fakeStore(async (_limit, _lease, capacity) => {
+      const room = capacity.free.get('a') ?? capacity.defaultFree;
+      return room > 0 && due.length > 0 ? [due.shift()!] : [];
+    });
+    const sent: string[] = [];
+    const send = async (d: ClaimedDelivery) => {
+      sent.push(d.id);
+      return { ok: true as const, statusCode: 204, error: null };
+    };
+    const pool = poolOver(store, send, { concurrency: 2, targetLimit: 1, pollIntervalMs: 60_000 });
+    pool.start();
+    await jest.advanceTimersByTimeAsync(0);
+    // a-1 waited for a-0's slot only, not for the poll a minute later.
+    expect(sent).toEqual(['a-0', 'a-1']);
+
+    await pool.stop();
+  });
+
   it('sends at most its share to one target and claims only what each target has room for', async () => {
     const due = [
       ...Array.from({ length: 5 }, (_, i) => delivery(`slow-${i}`, 'slow')),
@@ -264,6 +333,43 @@ describe('DeliveryWorkerPool', () => {
       reservation.settle(taken.filter((d) => d.id !== 'a2').map(leasedRow));
       await jest.advanceTimersByTimeAsync(0);
       expect(sent).toEqual(['a1', 'c1', 'd1']);
+      await pool.stop();
+    });
+
+    it('does not claim on the slots they free once a claim found the queue empty; a wake-up or the poll does', async () => {
+      jest.useFakeTimers();
+      let claims = 0;
+      const store = fakeStore(async () => {
+        claims += 1;
+        return claims === 1 ? [delivery('claimed', 'receiver')] : [];
+      });
+      const sent: string[] = [];
+      const pool = poolOver(store, sendingInto(sent), {
+        concurrency: 2,
+        targetLimit: 2,
+        pollIntervalMs: 1_000,
+      });
+      pool.start();
+      await jest.advanceTimersByTimeAsync(0);
+      // The claim found one: the slot it freed claimed again, and found nothing.
+      expect(sent).toEqual(['claimed']);
+      expect(claims).toBe(2);
+
+      // A steady trickle: each delivery inserted leased and sent; its slot claims nothing.
+      for (const id of ['d1', 'd2', 'd3']) {
+        const reservation = pool.reserve([newDelivery(id, 'receiver')]);
+        reservation.settle(reservation.deliveries.map(leasedRow));
+        await jest.advanceTimersByTimeAsync(0);
+      }
+      expect(sent).toEqual(['claimed', 'd1', 'd2', 'd3']);
+      expect(claims).toBe(2);
+
+      // Deliveries committed pending wake it; the poll claims whatever else came due.
+      pool.wake();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(claims).toBe(3);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(claims).toBe(4);
       await pool.stop();
     });
 

@@ -56,6 +56,25 @@ export function attemptResult(
   return delayMs === null ? { status: 'dead' } : { status: 'retry', delayMs };
 }
 
+/**
+ * Whether a claim that took `claimed` within `capacity` may have left due deliveries for want of
+ * room: a target had none (not looked at), or took all it had. Judged on the room the claim was
+ * given, not on the pool's state after it: sends that end while the claim runs free room that
+ * the claim could not use. Pure.
+ */
+export function mayHaveLeftDue(
+  capacity: ClaimCapacity,
+  claimed: readonly { target: string }[],
+): boolean {
+  for (const free of capacity.free.values()) if (free <= 0) return true;
+  const taken = new Map<string, number>();
+  for (const { target } of claimed) taken.set(target, (taken.get(target) ?? 0) + 1);
+  for (const [target, count] of taken) {
+    if (count >= (capacity.free.get(target) ?? capacity.defaultFree)) return true;
+  }
+  return false;
+}
+
 /** A claimed delivery waiting for a slot, with when it was claimed (performance.now()). */
 interface QueuedDelivery {
   delivery: ClaimedDelivery;
@@ -96,6 +115,17 @@ export class DeliveryWorkerPool implements DirectDispatch {
   private wakeUp: (() => void) | null = null;
   /** A wake-up that came while the loop was busy, so the next idle wait is skipped. */
   private wokenWhileBusy = false;
+  /**
+   * Whether a claim may find due deliveries: false once a claim found none and no target's room
+   * limited it (the queue had no more), until a wake-up says new ones were committed, a claim
+   * finds some, or some are put back (the lease sweep, deliveries handed back). While false a
+   * freed slot does not claim: at a steady trickle nearly every delivery is sent without a
+   * claim, and the claim each freed slot ran found nothing. Deliveries that come due later
+   * (retries) or that other instances queue come with the poll, as for an idle pool.
+   */
+  private mayHaveDue = true;
+  /** Wake-ups so far, so a claim that raced one does not conclude the queue is empty. */
+  private wakeUps = 0;
   private lastLeaseSweep = 0;
 
   private readonly attempts: AttemptRecorder;
@@ -117,6 +147,13 @@ export class DeliveryWorkerPool implements DirectDispatch {
 
   /** Looks for due deliveries now (new ones were just committed). */
   wake(): void {
+    this.mayHaveDue = true;
+    this.wakeUps += 1;
+    this.turnLoop();
+  }
+
+  /** Ends the loop's idle wait now, or skips the next one if it is busy. */
+  private turnLoop(): void {
     if (this.wakeUp) this.wakeUp();
     else this.wokenWhileBusy = true;
   }
@@ -124,7 +161,7 @@ export class DeliveryWorkerPool implements DirectDispatch {
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake();
+    this.turnLoop();
     await this.loop;
     await Promise.allSettled([...this.unrecorded]);
     // Claimed but not started: back to the queue now rather than when their lease expires.
@@ -136,9 +173,15 @@ export class DeliveryWorkerPool implements DirectDispatch {
 
   /** Gives claimed deliveries back to the queue; if that fails, their leases expire instead. */
   private handBack(ids: readonly string[]): Promise<void> {
-    return this.options.store.release(ids).catch((error: unknown) => {
-      this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
-    });
+    return this.options.store.release(ids).then(
+      () => {
+        // Due again: the next freed slot may claim them.
+        this.mayHaveDue = true;
+      },
+      (error: unknown) => {
+        this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
+      },
+    );
   }
 
   private async run(): Promise<void> {
@@ -153,12 +196,24 @@ export class DeliveryWorkerPool implements DirectDispatch {
         if (Date.now() - this.lastLeaseSweep > Math.min(lease.webhook, lease.email) / 4) {
           this.lastLeaseSweep = Date.now();
           const released = await store.releaseExpiredLeases();
-          if (released > 0) logger.warn({ released }, 'expired delivery leases released');
+          if (released > 0) {
+            this.mayHaveDue = true;
+            logger.warn({ released }, 'expired delivery leases released');
+          }
         }
         if (wanted >= concurrency / 2 || (wanted > 0 && this.queued.length === 0)) {
+          const wakeUpsBefore = this.wakeUps;
           const claimedAt = performance.now();
-          claimed = await store.claimDue(wanted, lease, this.claimCapacity());
+          const capacity = this.claimCapacity();
+          claimed = await store.claimDue(wanted, lease, capacity);
           await this.enqueue(claimed, claimedAt);
+          // Only a claim that found nothing, with room at every target and no wake-up while it
+          // ran, says the queue is empty; one that found some (retries come due, another
+          // instance's deliveries) lets freed slots claim again.
+          if (claimed.length > 0) this.mayHaveDue = true;
+          else if (this.wakeUps === wakeUpsBefore && !mayHaveLeftDue(capacity, claimed)) {
+            this.mayHaveDue = false;
+          }
         }
       } catch (error) {
         logger.error({ err: error }, 'could not claim deliveries');
@@ -254,6 +309,8 @@ export class DeliveryWorkerPool implements DirectDispatch {
       this.queued.push({ delivery, claimedAt });
     }
     await this.options.store.release(excess);
+    // Due again: the next freed slot may claim them.
+    if (excess.length > 0) this.mayHaveDue = true;
   }
 
   /**
@@ -318,7 +375,7 @@ export class DeliveryWorkerPool implements DirectDispatch {
       this.sending -= 1;
       this.untrack(delivery.target);
       if (this.running) this.fillSlots();
-      this.wake();
+      if (this.mayHaveDue) this.turnLoop();
     };
     const task = this.attempt(delivery, freeSlot).finally(() => {
       freeSlot();
