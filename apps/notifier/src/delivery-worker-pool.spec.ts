@@ -44,6 +44,12 @@ function fakeStore(
 
 type Send = (delivery: ClaimedDelivery) => Promise<{ ok: true; statusCode: number; error: null }>;
 
+/** A sender that answers 204 at once and notes what it sent. */
+const sendingInto = (sent: string[]) => async (d: ClaimedDelivery) => {
+  sent.push(d.id);
+  return { ok: true as const, statusCode: 204, error: null };
+};
+
 /** A pool over a fake store, sending every channel with `send`, one target limit for all. */
 function poolOver(
   store: object,
@@ -151,10 +157,7 @@ describe('DeliveryWorkerPool', () => {
       return claims === 2 ? [delivery('retry', 'receiver')] : [];
     });
     const sent: string[] = [];
-    const send = async (d: ClaimedDelivery) => {
-      sent.push(d.id);
-      return { ok: true as const, statusCode: 204, error: null };
-    };
+    const send = sendingInto(sent);
     const pool = poolOver(store, send, { concurrency: 2, targetLimit: 2, pollIntervalMs: 1_000 });
     pool.start();
     await jest.advanceTimersByTimeAsync(0);
@@ -174,10 +177,7 @@ describe('DeliveryWorkerPool', () => {
       return room > 0 && due.length > 0 ? [due.shift()!] : [];
     });
     const sent: string[] = [];
-    const send = async (d: ClaimedDelivery) => {
-      sent.push(d.id);
-      return { ok: true as const, statusCode: 204, error: null };
-    };
+    const send = sendingInto(sent);
     const pool = poolOver(store, send, { concurrency: 2, targetLimit: 1, pollIntervalMs: 60_000 });
     pool.start();
     await jest.advanceTimersByTimeAsync(0);
@@ -276,11 +276,6 @@ describe('DeliveryWorkerPool', () => {
         payload: {},
         ...extra,
       }) satisfies NewDelivery;
-    /** A sender that answers 204 at once and notes what it sent. */
-    const sendingInto = (sent: string[]) => async (d: ClaimedDelivery) => {
-      sent.push(d.id);
-      return { ok: true as const, statusCode: 204, error: null };
-    };
     /** What the insert returns for a delivery it created leased. */
     const leasedRow = (d: NewDelivery) => delivery(d.id, d.target);
 
