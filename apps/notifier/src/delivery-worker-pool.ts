@@ -57,21 +57,13 @@ export function attemptResult(
 }
 
 /**
- * Whether a claim that took `claimed` within `capacity` may have left due deliveries for want of
- * room: a target had none (not looked at), or took all it had. Judged on the room the claim was
- * given, not on the pool's state after it: sends that end while the claim runs free room that
- * the claim could not use. Pure.
+ * Whether some target had no room in `capacity`, so a claim given it did not look at that
+ * target's due deliveries: an empty claim then does not say the queue is empty. Judged on the
+ * room the claim was given, not on the pool's state after it (sends that end while the claim
+ * runs free room it could not use). Pure.
  */
-export function mayHaveLeftDue(
-  capacity: ClaimCapacity,
-  claimed: readonly { target: string }[],
-): boolean {
+export function someTargetHadNoRoom(capacity: ClaimCapacity): boolean {
   for (const free of capacity.free.values()) if (free <= 0) return true;
-  const taken = new Map<string, number>();
-  for (const { target } of claimed) taken.set(target, (taken.get(target) ?? 0) + 1);
-  for (const [target, count] of taken) {
-    if (count >= (capacity.free.get(target) ?? capacity.defaultFree)) return true;
-  }
   return false;
 }
 
@@ -211,7 +203,7 @@ export class DeliveryWorkerPool implements DirectDispatch {
           // ran, says the queue is empty; one that found some (retries come due, another
           // instance's deliveries) lets freed slots claim again.
           if (claimed.length > 0) this.mayHaveDue = true;
-          else if (this.wakeUps === wakeUpsBefore && !mayHaveLeftDue(capacity, claimed)) {
+          else if (this.wakeUps === wakeUpsBefore && !someTargetHadNoRoom(capacity)) {
             this.mayHaveDue = false;
           }
         }
