@@ -257,6 +257,46 @@ describe('DeliveryWorkerPool', () => {
     await pool.stop();
   });
 
+  it('claims again at once when a hand-back commits while an empty claim runs', async () => {
+    jest.useFakeTimers();
+    let claims = 0;
+    let finishClaim: (claimed: ClaimedDelivery[]) => void = () => undefined;
+    const store = fakeStore(async () => {
+      claims += 1;
+      if (claims === 1) return [delivery('first', 'first-target'), delivery('second', 'other')];
+      if (claims === 3) return new Promise<ClaimedDelivery[]>((resolve) => (finishClaim = resolve));
+      // The hand-back put it in the queue again.
+      return claims === 4 ? [delivery('second', 'other')] : [];
+    });
+    const sent: string[] = [];
+    const send = async (d: ClaimedDelivery) => {
+      sent.push(d.id);
+      if (d.id === 'first') await new Promise((resolve) => setTimeout(resolve, 5_500));
+      return { ok: true as const, statusCode: 204, error: null };
+    };
+    const pool = poolOver(store, send, {
+      concurrency: 1,
+      targetLimit: 2,
+      leaseMs: 10_000,
+      pollIntervalMs: 2_000,
+    });
+    pool.start();
+    await jest.advanceTimersByTimeAsync(2_000);
+    // The poll's claim found nothing: freed slots stop claiming.
+    expect(claims).toBe(2);
+
+    // The next poll's claim is running when 'second', stale in the queue, is handed back.
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(claims).toBe(3);
+    await jest.advanceTimersByTimeAsync(1_500);
+    expect(sent).toEqual(['first']);
+    finishClaim([]);
+    await jest.advanceTimersByTimeAsync(0);
+    // Claimed and sent now, not at the next poll.
+    expect(sent).toEqual(['first', 'second']);
+    await pool.stop();
+  });
+
   describe('reserve (deliveries inserted leased)', () => {
     const newDelivery = (id: string, target: string, extra: Partial<NewDelivery> = {}) =>
       ({

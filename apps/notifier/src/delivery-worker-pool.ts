@@ -167,8 +167,9 @@ export class DeliveryWorkerPool implements DirectDispatch {
   private handBack(ids: readonly string[]): Promise<void> {
     return this.options.store.release(ids).then(
       () => {
-        // Due again: the next freed slot may claim them.
-        this.mayHaveDue = true;
+        // Due again, as if just committed: a claim running now may have missed them, and an
+        // empty one must not conclude the queue is empty.
+        this.wake();
       },
       (error: unknown) => {
         this.options.logger.warn({ err: error }, 'could not release claimed deliveries');
