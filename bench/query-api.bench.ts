@@ -9,13 +9,15 @@
  *
  * Then the same searches from BENCH_CLIENTS (8) closed-loop clients for BENCH_CONCURRENT_SECONDS
  * (10) per side, BENCH_PASSES (3) passes: requests per second, p50 and p99, and the CPU time per
- * request of the API and of the bare forwarder (each in a process of its own) and of Elasticsearch.
+ * request of the API and of the bare forwarder (each in a process of its own, run built as
+ * deployed) and of Elasticsearch.
  *
  *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes;
  *                               BENCH_API_NODE_FLAGS adds node flags to the API's process)
  *
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -210,8 +212,12 @@ async function main(): Promise<void> {
           `happened >= '${new Date(BASE + ((i * 86_400_000) % SPAN_MS)).toISOString()}'`,
       },
     ];
+    // Both servers run built, as deployed: through ts-node each would also load node's REPL, and
+    // with it the domain module, which makes every EventEmitter (a request, a response, a
+    // socket) several times dearer to create and to emit on.
+    execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
     const bare = await startBenchProcess({
-      script: 'bench/support/bare-forwarder-server.ts',
+      script: 'dist/bench/support/bare-forwarder-server.js',
       env: { ...process.env, ELASTICSEARCH_URL, BENCH_INDEX: index },
       portVariable: 'BENCH_PORT',
       probePath: '/',
@@ -220,7 +226,7 @@ async function main(): Promise<void> {
     // The API in a process of its own, like the bare forwarder, so each one's CPU time per
     // request can be set beside Elasticsearch's and neither shares the clients' event loop.
     const apiProcess = await startBenchProcess({
-      script: 'apps/api/src/main.ts',
+      script: 'dist/apps/api/src/main.js',
       env: { ...apiEnv, VIGIL_METRICS: 'on' },
       portVariable: 'API_PORT',
       probePath: '/api-key/v1/events',
