@@ -135,7 +135,9 @@ async function onePass(side: Side, pass: number, env: NodeJS.ProcessEnv, token: 
     });
     if (side === 'floor') {
       apps.floor = await startBenchProcess({
-        script: 'bench/support/processor-floor-process.ts',
+        // Built like the apps: through ts-node it would carry the compiler, and node's domain
+        // module that the REPL loads, which the apps do not.
+        script: 'dist/bench/support/processor-floor-process.js',
         env: {
           ...passEnv,
           FLOOR_OUTPUT: process.env.BENCH_FLOOR_OUTPUT ?? 'processor',
