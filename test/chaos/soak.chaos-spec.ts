@@ -1,5 +1,4 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import {
@@ -13,6 +12,7 @@ import {
 import { TopicCatalog } from '@vigil/kafka';
 import { DEFAULT_NOTIFICATION_SETTINGS } from '@vigil/notification-policy';
 import { anEventInput } from '../support/factories';
+import { freePort } from '../support/free-port';
 import { request } from '../support/http-client';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { AppProcess } from './support/app-process';
@@ -339,16 +339,4 @@ function median(values: number[]): number {
 
 function megabytes(bytes: number | null): number | null {
   return bytes === null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import {
@@ -17,6 +16,7 @@ import { compileApps, repositoryRoot } from '../chaos/support/compiled-apps';
 import { consumerLag } from '../chaos/support/consumer-lag';
 import { seededRandom } from '../chaos/support/seeded-random';
 import { anEventInput } from '../support/factories';
+import { freePort } from '../support/free-port';
 import { request } from '../support/http-client';
 import { SmtpSink } from '../support/smtp-sink';
 import { WebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
@@ -417,15 +417,4 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
     else groups.set(key(item), [item]);
   }
   return groups;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

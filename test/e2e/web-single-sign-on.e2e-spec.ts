@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import { SqlAuditLog, createUserService, operatorActor } from '@vigil/control-plane';
 import { navigateBy, overflowsHorizontally, screenshot } from '../support/browser';
-import {
-  freePort,
-  startTestOidcProvider,
-  type TestOidcProvider,
-} from '../support/oidc-test-provider';
+import { freePort } from '../support/free-port';
+import { startTestOidcProvider, type TestOidcProvider } from '../support/oidc-test-provider';
 import { startWebHarness, type WebHarness } from '../support/web-harness';
 
 jest.setTimeout(180_000);

@@ -74,12 +74,3 @@ export async function startTestOidcProvider(redirectUri: string): Promise<TestOi
       }),
   };
 }
-
-/** A free loopback port, for an app whose address must be known before it starts. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

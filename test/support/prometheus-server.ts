@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 /** Debian's `prometheus` package; `npm test` installs it when missing. */
 export const PROMETHEUS_BINARY = process.env.VIGIL_PROMETHEUS ?? '/usr/bin/prometheus';
@@ -25,15 +25,6 @@ export interface LoadedRule {
   type: 'alerting' | 'recording';
   query: string;
   state?: string;
-}
-
-/** A free TCP port on 127.0.0.1 (free when asked: Prometheus takes it right after). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
