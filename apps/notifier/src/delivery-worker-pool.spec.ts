@@ -44,11 +44,18 @@ function fakeStore(
 
 type Send = (delivery: ClaimedDelivery) => Promise<{ ok: true; statusCode: number; error: null }>;
 
-/** A sender that answers 204 at once and notes what it sent. */
-const sendingInto = (sent: string[]) => async (d: ClaimedDelivery) => {
-  sent.push(d.id);
-  return { ok: true as const, statusCode: 204, error: null };
-};
+/**
+ * A sender that notes what it sent and answers 204: at once, or after `delayMs[id]` for the
+ * deliveries listed there.
+ */
+const sendingInto =
+  (sent: string[], delayMs: Record<string, number> = {}) =>
+  async (d: ClaimedDelivery) => {
+    sent.push(d.id);
+    const delay = delayMs[d.id];
+    if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
+    return { ok: true as const, statusCode: 204, error: null };
+  };
 
 /** A pool over a fake store, sending every channel with `send`, one target limit for all. */
 function poolOver(
@@ -235,12 +242,8 @@ describe('DeliveryWorkerPool', () => {
       return claimed;
     }, released);
     const sent: string[] = [];
-    const send = async (d: ClaimedDelivery) => {
-      sent.push(d.id);
-      // The first send takes most of the lease; the second waits for its slot meanwhile.
-      if (d.id === 'first') await new Promise((resolve) => setTimeout(resolve, 6_000));
-      return { ok: true as const, statusCode: 204, error: null };
-    };
+    // The first send takes most of the lease; the second waits for its slot meanwhile.
+    const send = sendingInto(sent, { first: 6_000 });
     const pool = poolOver(store, send, {
       concurrency: 1,
       targetLimit: 1,
@@ -269,11 +272,7 @@ describe('DeliveryWorkerPool', () => {
       return claims === 4 ? [delivery('second', 'other')] : [];
     });
     const sent: string[] = [];
-    const send = async (d: ClaimedDelivery) => {
-      sent.push(d.id);
-      if (d.id === 'first') await new Promise((resolve) => setTimeout(resolve, 5_500));
-      return { ok: true as const, statusCode: 204, error: null };
-    };
+    const send = sendingInto(sent, { first: 5_500 });
     const pool = poolOver(store, send, {
       concurrency: 1,
       targetLimit: 2,
