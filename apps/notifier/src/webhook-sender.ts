@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import {
@@ -14,6 +14,7 @@ import type { SendOutcome } from './send-outcome';
 
 export const WEBHOOK_USER_AGENT = 'Vigil-Webhooks/1';
 const MAX_RESPONSE_EXCERPT = 512;
+const MAX_CHECKED_URLS = 1_000;
 
 export interface WebhookSenderOptions {
   policy: WebhookTargetPolicy;
@@ -43,6 +44,11 @@ export class WebhookSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly lookup;
+  /**
+   * URLs that passed assertWebhookUrl under this sender's policy, by their text: the check
+   * needs no DNS and its answer for a text never changes, while every delivery would redo it.
+   */
+  private readonly checkedUrls = new Map<string, URL>();
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.lookup = guardedLookup(options.policy);
@@ -72,10 +78,7 @@ export class WebhookSender {
     const { destination } = provider;
     let url: URL;
     try {
-      url = assertWebhookUrl(
-        (this.options.urlOf ?? destinationUrl)(destination),
-        this.options.policy,
-      );
+      url = this.checkedUrl((this.options.urlOf ?? destinationUrl)(destination));
     } catch (error) {
       return { ok: false, statusCode: null, error: messageOf(error), failure: 'refused' };
     }
@@ -122,6 +125,16 @@ export class WebhookSender {
         failure: failureOf(error),
       };
     }
+  }
+
+  private checkedUrl(raw: string): URL {
+    const known = this.checkedUrls.get(raw);
+    if (known) return known;
+    const url = assertWebhookUrl(raw, this.options.policy);
+    // Bounded: providers come and go; a full map starts again rather than growing.
+    if (this.checkedUrls.size >= MAX_CHECKED_URLS) this.checkedUrls.clear();
+    this.checkedUrls.set(raw, url);
+    return url;
   }
 
   close(): void {
@@ -251,13 +264,29 @@ function standardWebhookSignature(
   timestampSeconds: number,
   payload: string,
 ): string {
-  const key = Buffer.from(
+  const mac = createHmac('sha256', signingKeyOf(secret))
+    .update(`${id}.${timestampSeconds}.`)
+    .update(payload);
+  return `v1,${mac.digest('base64')}`;
+}
+
+/** Keys by secret: decoding the secret and preparing the key cost a third of each signature. */
+const signingKeys = new Map<string, KeyObject>();
+const MAX_SIGNING_KEYS = 1_000;
+
+function signingKeyOf(secret: string): KeyObject {
+  const known = signingKeys.get(secret);
+  if (known) return known;
+  const bytes = Buffer.from(
     secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
     'base64',
   );
-  if (key.length === 0) throw new Error('a webhook secret cannot be empty');
-  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.`).update(payload);
-  return `v1,${mac.digest('base64')}`;
+  if (bytes.length === 0) throw new Error('a webhook secret cannot be empty');
+  const key = createSecretKey(bytes);
+  // Bounded: secrets rotate; a full map starts again rather than growing.
+  if (signingKeys.size >= MAX_SIGNING_KEYS) signingKeys.clear();
+  signingKeys.set(secret, key);
+  return key;
 }
 
 /**
