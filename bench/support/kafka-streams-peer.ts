@@ -12,12 +12,12 @@ import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import type { Kafka } from 'kafkajs';
 
-const PEER_DIR = join(__dirname, '..', 'peers', 'kafka-streams');
+const PEER_DIR = join(repositoryRoot(), 'bench', 'peers', 'kafka-streams');
 const JAR = join(PEER_DIR, 'target', 'kafka-streams-peer.jar');
 const CLASSPATH_FILE = join(PEER_DIR, 'target', 'classpath.txt');
 const MAIN_CLASS = 'dev.vigil.bench.kafkastreams.KafkaStreamsPeer';
@@ -339,4 +339,17 @@ export async function reportKafkaStreamsPeer(
       `Kafka Streams ${median.toFixed(0)} events/s, ratio ` +
       `${(options.vigilEventsPerSecond / median).toFixed(2)} (target >= 1.0)`,
   );
+}
+
+/**
+ * The repository's root, found upwards from this file: it runs from bench/support through
+ * ts-node and from dist/bench/support built, while the peer's sources stay in bench/peers.
+ */
+function repositoryRoot(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'bench', 'peers', 'kafka-streams', 'pom.xml'))) return dir;
+    if (dirname(dir) === dir) {
+      throw new Error(`bench/peers/kafka-streams not found above ${__dirname}`);
+    }
+  }
 }
