@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { freePort } from '../../test/support/free-port';
 
 export interface BenchProcess {
   readonly url: string;
@@ -22,10 +21,8 @@ export async function startBenchProcess(options: {
   readonly probeMethod?: 'GET' | 'POST';
   readonly nodeFlags?: readonly string[];
 }): Promise<BenchProcess> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
+  // Below the ephemeral range, where no connection of the apps starting beside it can take it.
+  const port = await freePort();
   // A built script (.js, under dist/) runs as deployed; a TypeScript one through ts-node, whose
   // compiler and caches take a few hundred MB of the process's memory.
   const loaders = options.script.endsWith('.js')
