@@ -14,7 +14,6 @@ import type { SendOutcome } from './send-outcome';
 
 export const WEBHOOK_USER_AGENT = 'Vigil-Webhooks/1';
 const MAX_RESPONSE_EXCERPT = 512;
-const MAX_CHECKED_URLS = 1_000;
 
 export interface WebhookSenderOptions {
   policy: WebhookTargetPolicy;
@@ -128,13 +127,7 @@ export class WebhookSender {
   }
 
   private checkedUrl(raw: string): URL {
-    const known = this.checkedUrls.get(raw);
-    if (known) return known;
-    const url = assertWebhookUrl(raw, this.options.policy);
-    // Bounded: providers come and go; a full map starts again rather than growing.
-    if (this.checkedUrls.size >= MAX_CHECKED_URLS) this.checkedUrls.clear();
-    this.checkedUrls.set(raw, url);
-    return url;
+    return rememberedIn(this.checkedUrls, raw, () => assertWebhookUrl(raw, this.options.policy));
   }
 
   close(): void {
@@ -272,21 +265,31 @@ function standardWebhookSignature(
 
 /** Keys by secret: decoding the secret and preparing the key cost a third of each signature. */
 const signingKeys = new Map<string, KeyObject>();
-const MAX_SIGNING_KEYS = 1_000;
 
 function signingKeyOf(secret: string): KeyObject {
-  const known = signingKeys.get(secret);
-  if (known) return known;
-  const bytes = Buffer.from(
-    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
-    'base64',
-  );
-  if (bytes.length === 0) throw new Error('a webhook secret cannot be empty');
-  const key = createSecretKey(bytes);
-  // Bounded: secrets rotate; a full map starts again rather than growing.
-  if (signingKeys.size >= MAX_SIGNING_KEYS) signingKeys.clear();
-  signingKeys.set(secret, key);
-  return key;
+  return rememberedIn(signingKeys, secret, () => {
+    const bytes = Buffer.from(
+      secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
+      'base64',
+    );
+    if (bytes.length === 0) throw new Error('a webhook secret cannot be empty');
+    return createSecretKey(bytes);
+  });
+}
+
+const MAX_REMEMBERED = 1_000;
+
+/**
+ * `cache`'s value for `key`, made by `make` the first time (a throw is not remembered). Bounded:
+ * providers and secrets come and go, so a full cache starts again rather than growing.
+ */
+function rememberedIn<V>(cache: Map<string, V>, key: string, make: () => V): V {
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const value = make();
+  if (cache.size >= MAX_REMEMBERED) cache.clear();
+  cache.set(key, value);
+  return value;
 }
 
 /**
