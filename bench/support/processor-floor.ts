@@ -76,10 +76,13 @@ export async function recordsByPartition(
 }
 
 /** Decodes every record of `batch`, as the processor does before any work of its own. */
-export async function decodeAll(codec: AvroCodec, batch: Batch): Promise<void> {
+export async function decodeAll(codec: AvroCodec, batch: Batch): Promise<unknown[]> {
+  const values: unknown[] = [];
   for (const message of batch.messages) {
-    if (!codec.decodeKnown(message.value)) await codec.decode(message.value);
+    const known = codec.decodeKnown(message.value);
+    values.push(known ? known.value : await codec.decode(message.value));
   }
+  return values;
 }
 
 export interface ProcessorFloorOptions {
@@ -100,6 +103,11 @@ export interface ProcessorFloorOptions {
   compression?: CompressionTypes;
   /** Where a record of `records` goes: its own topic unless the floor writes to other ones. */
   topicOf?: (record: WrittenRecord) => string;
+  /**
+   * Work done on each batch's decoded values before its transaction (none for the floor;
+   * MinimalDetectionWork for the least a processor writing this output must do).
+   */
+  work?: (batch: Batch, values: readonly unknown[]) => void;
 }
 
 /**
@@ -145,7 +153,8 @@ export class ProcessorFloor {
   }
 
   async handle(batch: Batch): Promise<void> {
-    await decodeAll(this.options.codec, batch);
+    const values = await decodeAll(this.options.codec, batch);
+    this.options.work?.(batch, values);
     let producer = this.producers.get(batch.partition);
     if (!producer) {
       // The processor's producer (TransactionalProcessor): coordinators cached, and quick
