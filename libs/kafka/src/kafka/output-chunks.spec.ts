@@ -1,6 +1,7 @@
 import {
   COMPRESS_FROM_BYTES,
   DEFAULT_TOPIC_BUDGET_BYTES,
+  MAX_RECORDS_PER_TOPIC_REQUEST,
   chunkBySize,
   worthCompressing,
 } from './output-chunks';
@@ -34,6 +35,22 @@ describe('chunkBySize', () => {
       record('dlq', 600_000),
     ];
     expect(chunkBySize(records, limits)).toEqual([records.slice(0, 3), records.slice(3)]);
+  });
+
+  it('puts at most MAX_RECORDS_PER_TOPIC_REQUEST records of a topic in a request', () => {
+    const limits = new Map([['commands', 16 * 1024 * 1024]]);
+    const records = Array.from({ length: 2_500 }, (_, i) =>
+      record(i % 2 === 0 ? 'commands' : 'state', 10),
+    );
+    const chunks = chunkBySize(records, limits);
+    expect(chunks.map((c) => c.length)).toEqual([2_000, 500]);
+    expect(chunks.flat()).toEqual(records);
+    for (const chunk of chunks) {
+      for (const topic of ['commands', 'state']) {
+        const count = chunk.filter((r) => r.topic === topic).length;
+        expect(count).toBeLessThanOrEqual(MAX_RECORDS_PER_TOPIC_REQUEST);
+      }
+    }
   });
 
   it('sends a record larger than the budget in a request of its own', () => {
