@@ -1,4 +1,4 @@
-import { sha1Bytes, toHex } from './sha1';
+import { hexByte, sha1Bytes } from './sha1';
 import { utf8Bytes } from './utf8-bytes';
 
 /** Namespace of every id Vigil derives from names (a fixed, randomly chosen UUID). */
@@ -9,11 +9,17 @@ export const VIGIL_ID_NAMESPACE = '6f0c5a52-8f4e-4c1b-9a57-3c2e1d7b9e40';
  * id, so a replayed computation produces the ids it produced the first time.
  */
 export function nameBasedUuid(name: string, namespace: string = VIGIL_ID_NAMESPACE): string {
-  const digest = sha1Bytes(namespaceBytesOf(namespace).concat(utf8Bytes(name))).slice(0, 16);
+  // Ids are derived for every decision: the name is encoded after a copy of the namespace's
+  // bytes and the id written in one pass, rather than through joined arrays and hex slices.
+  const digest = sha1Bytes(utf8Bytes(name, [...namespaceBytesOf(namespace)]));
   digest[6] = (digest[6] & 0x0f) | 0x50;
   digest[8] = (digest[8] & 0x3f) | 0x80;
-  const out = toHex(digest);
-  return `${out.slice(0, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}-${out.slice(16, 20)}-${out.slice(20)}`;
+  let id = '';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) id += '-';
+    id += hexByte(digest[i]);
+  }
+  return id;
 }
 
 /** Every id is derived in the one namespace: its bytes are parsed once. */

@@ -31,6 +31,12 @@ describe('utf8Bytes', () => {
       expect(utf8Bytes(text)).toEqual([...Buffer.from(text, 'utf8')]);
     }
   });
+
+  it('appends to the bytes it is given', () => {
+    const prefix = [1, 2, 3];
+    expect(utf8Bytes('é🚨', prefix)).toBe(prefix);
+    expect(prefix).toEqual([1, 2, 3, ...Buffer.from('é🚨', 'utf8')]);
+  });
 });
 
 describe('nameBasedUuid', () => {

@@ -5,18 +5,22 @@ import { utf8Bytes } from './utf8-bytes';
  * content fingerprints (not for security), so the engine needs no crypto module.
  */
 export function sha1Bytes(message: ArrayLike<number>): number[] {
-  // Ids are derived for every notification: the message is padded into one typed buffer and the
-  // schedule reuses one word array, rather than growing plain arrays.
+  // Ids are derived for every notification: the message is padded into one reused typed buffer
+  // and the schedule reuses one word array, rather than growing plain arrays. (A new typed array
+  // over 64 bytes, the size of most ids' messages, gets a buffer outside the heap: that
+  // allocation took longer than the hash.)
   const length = message.length;
   const blocks = Math.floor((length + 8) / 64) + 1;
-  const padded = new Uint8Array(blocks * 64);
+  const end = blocks * 64;
+  if (padding.length < end) padding = new Uint8Array(end);
+  const padded = padding;
   for (let i = 0; i < length; i++) padded[i] = message[i];
+  padded.fill(0, length, end);
   padded[length] = 0x80;
   // 64-bit big-endian bit length; messages here are far below 2^32 bits, the high word is computed anyway.
   const bitLength = length * 8;
   const high = Math.floor(bitLength / 0x100000000);
   const low = bitLength >>> 0;
-  const end = padded.length;
   padded[end - 8] = (high >>> 24) & 0xff;
   padded[end - 7] = (high >>> 16) & 0xff;
   padded[end - 6] = (high >>> 8) & 0xff;
@@ -47,23 +51,33 @@ export function sha1Bytes(message: ArrayLike<number>): number[] {
     let c = h2;
     let d = h3;
     let e = h4;
-    for (let t = 0; t < 80; t++) {
-      let f: number;
-      let k: number;
-      if (t < 20) {
-        f = (b & c) | (~b & d);
-        k = 0x5a827999;
-      } else if (t < 40) {
-        f = b ^ c ^ d;
-        k = 0x6ed9eba1;
-      } else if (t < 60) {
-        f = (b & c) | (b & d) | (c & d);
-        k = 0x8f1bbcdc;
-      } else {
-        f = b ^ c ^ d;
-        k = 0xca62c1d6;
-      }
-      const temp = (((a << 5) | (a >>> 27)) + f + e + k + w[t]) | 0;
+    // Four loops of twenty rounds, one per round function: no branch inside a round.
+    for (let t = 0; t < 20; t++) {
+      const temp = (rotl5(a) + ((b & c) | (~b & d)) + e + 0x5a827999 + w[t]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = temp;
+    }
+    for (let t = 20; t < 40; t++) {
+      const temp = (rotl5(a) + (b ^ c ^ d) + e + 0x6ed9eba1 + w[t]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = temp;
+    }
+    for (let t = 40; t < 60; t++) {
+      const temp = (rotl5(a) + ((b & c) | (b & d) | (c & d)) + e + 0x8f1bbcdc + w[t]) | 0;
+      e = d;
+      d = c;
+      c = (b << 30) | (b >>> 2);
+      b = a;
+      a = temp;
+    }
+    for (let t = 60; t < 80; t++) {
+      const temp = (rotl5(a) + (b ^ c ^ d) + e + 0xca62c1d6 + w[t]) | 0;
       e = d;
       d = c;
       c = (b << 30) | (b >>> 2);
@@ -89,7 +103,10 @@ export function sha1Bytes(message: ArrayLike<number>): number[] {
   return digest;
 }
 
-/** The message schedule, reused: sha1Bytes never yields while it runs. */
+const rotl5 = (x: number) => (x << 5) | (x >>> 27);
+
+/** The padded message and the schedule, reused: sha1Bytes never yields while it runs. */
+let padding = new Uint8Array(128);
 const schedule = new Int32Array(80);
 
 const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
@@ -103,4 +120,9 @@ export function toHex(bytes: readonly number[]): string {
   let hex = '';
   for (const b of bytes) hex += HEX_BYTES[b];
   return hex;
+}
+
+/** Two lowercase hex digits of a byte. */
+export function hexByte(byte: number): string {
+  return HEX_BYTES[byte];
 }

@@ -1,9 +1,9 @@
 /**
  * UTF-8 encoding without TextEncoder or Buffer, so the engine stays free of platform APIs.
- * Lone surrogates are encoded as U+FFFD, like TextEncoder does.
+ * Lone surrogates are encoded as U+FFFD, like TextEncoder does. The bytes are appended to
+ * `bytes` when given (a prefix already there), which is returned.
  */
-export function utf8Bytes(text: string): number[] {
-  const bytes: number[] = [];
+export function utf8Bytes(text: string, bytes: number[] = []): number[] {
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
     if (code >= 0xd800 && code <= 0xdbff) {
