@@ -44,6 +44,7 @@ import {
 } from './support/processor-floor';
 import { reportKafkaStreamsPeer } from './support/kafka-streams-peer';
 import { MinimalDetectionWork } from './support/minimal-detection-work';
+import { partitionWorkCpu } from './support/partition-work-cpu';
 import { loadAverage, median, medianAndSpread } from './support/bench-passes';
 import {
   processorInstrumentCost,
@@ -167,7 +168,7 @@ async function transactionalCopyRate(
     inputEventsByPartition: await recordsByPartition(kafka, topics.detectionEvents),
     topics,
     groupId,
-    work: work && ((batch, values) => work.apply(batch, values)),
+    work: work && ((batch, values) => work.apply(batch.messages, values)),
   });
   try {
     return await rateOfReadingAll(
@@ -318,6 +319,7 @@ async function main(): Promise<void> {
     await saveHeaviestOutputSettings(sql);
 
     console.log(`stream processor bench: ${EVENTS} events over ${DETECTIONS} detections`);
+    let floorAtOnePartition = 0;
     for (const partitions of [1, 6]) {
       const prefix = `bench-${runId}-p${partitions}.`;
       const topics = new TopicCatalog(prefix, partitions);
@@ -344,6 +346,7 @@ async function main(): Promise<void> {
         minimalRates.push((await transactionalCopyRate(topics, codec, outputs, work)).steady);
       }
       const copied = { steady: median(floorRates) };
+      if (partitions === 1) floorAtOnePartition = copied.steady;
       const minimal = median(minimalRates);
       const rawAfter = await medianRate(() => rawDecodeRate(topics, codec));
       const raw: Rate = {
@@ -410,6 +413,17 @@ async function main(): Promise<void> {
         vigilEventsPerSecond: processed.steady,
       });
     }
+
+    // The 1-partition run reads batches of about 25,000 events (4 MB per partition fetch).
+    const work = partitionWorkCpu(EVENTS, DETECTIONS, 25_000);
+    const budget = 1e6 / (0.8 * floorAtOnePartition) - 1e6 / floorAtOnePartition;
+    console.log(
+      `partition work alone (in memory, no Kafka, batches of 25,000): processor ` +
+        `${work.processorMicros.toFixed(2)} µs of CPU per event, the least work of any processor ` +
+        `${work.leastWorkMicros.toFixed(2)} µs (medians of three alternate passes); at 0.8 of the ` +
+        `floor's ${floorAtOnePartition.toFixed(0)} events/s (1 partition) a processor has ` +
+        `${budget.toFixed(2)} µs per event beyond the floor's own work`,
+    );
 
     const bytes = stateMemoryPer100k();
     console.log(

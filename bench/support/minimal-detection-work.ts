@@ -1,4 +1,3 @@
-import type { Batch } from 'kafkajs';
 import { parseDetectionEventFast, type DetectionEventRecord } from '@vigil/contracts';
 
 /**
@@ -19,14 +18,15 @@ export class MinimalDetectionWork {
   /** Bytes serialised so far: the work's result, so none of it is optimised away. */
   bytes = 0;
 
-  apply(batch: Batch, values: readonly unknown[]): void {
+  /** One batch: its records' keys, and their values as decoded, in the same order. */
+  apply(records: readonly { key: Buffer | null }[], values: readonly unknown[]): void {
     const now = Date.now();
     const byDetection = new Map<string, DetectionEventRecord[]>();
     for (let i = 0; i < values.length; i++) {
       const parsed = parseDetectionEventFast(values[i], now);
       if (!parsed.ok) continue;
       const event = parsed.value;
-      if (batch.messages[i].key?.toString('utf8') !== event.detection_id) continue;
+      if (records[i].key?.toString('utf8') !== event.detection_id) continue;
       const events = byDetection.get(event.detection_id);
       if (events) events.push(event);
       else byDetection.set(event.detection_id, [event]);
