@@ -174,6 +174,35 @@ describe.each(adapters)('MessageLog contract (%s)', (name, openLog) => {
     await publisher.disconnect();
   }, 60_000);
 
+  it("publishes a full ingest request of one detection's events and dead-letters them all, past the broker's 1 MB per partition, in order", async () => {
+    const publisher = log.createContractPublisher(topics);
+    await publisher.connect();
+    // INGEST_MAX_RECORDS events of one detection: one partition, ~2.5 MB of Avro.
+    const events = Array.from({ length: 10_000 }, (_, n) =>
+      anEventRecord({ id: `evt-big-${n}`, detection_id: 'det-big', description: 'd'.repeat(200) }),
+    );
+    await publisher.publishDetectionEvents(events);
+    const seen = await collect(topics.detectionEvents);
+    await eventually(() => seen.length === events.length, 60_000);
+    expect(seen.map((r) => (r.value as DetectionEventRecord).id)).toEqual(events.map((e) => e.id));
+    await publisher.disconnect();
+
+    // Every one refused: the letters of a batch carry its bytes and more.
+    await start(
+      log.createDecodedBatchConsumer({
+        groupId: `${topics.detectionEvents}.refuse-all`,
+        topics: [topics.detectionEvents],
+        logger,
+        handler: async (records) => ({
+          rejected: records.map((record) => ({ record, reason: 'refused: '.repeat(20) })),
+        }),
+      }),
+    );
+    const letters = await collect(dlqTopicOf(topics.detectionEvents), (value) => value);
+    await eventually(() => letters.length === events.length, 60_000);
+    expect(await log.codec.decode(letters[9_999].raw.value)).toEqual(events[9_999]);
+  }, 180_000);
+
   it('lets records gather into fewer batches when the consumer asks for it', async () => {
     const publisher = log.createContractPublisher(topics);
     await publisher.connect();

@@ -1,9 +1,10 @@
-import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { DetectionEventRecord, InvestigationRecord } from '@vigil/contracts';
 import type { ContractRecordPublisher } from '../port/contract-record-publisher';
 import type { TopicCatalog } from '../port/topic-catalog';
 import type { AvroCodec } from './avro-codec';
 import { BrokerUnavailableError } from './broker-unavailable-error';
+import { chunkBySize } from './output-chunks';
 
 /**
  * Produces connector-facing records, Avro-encoded and keyed so that everything about one
@@ -50,10 +51,22 @@ export class ContractPublisher implements ContractRecordPublisher {
     await this.send(topic, messages);
   }
 
-  /** The records are valid and encoded by now: a failure here is Kafka's, not the caller's. */
-  private async send(topic: string, messages: Message[]): Promise<void> {
+  /**
+   * The records are valid and encoded by now: a failure here is Kafka's, not the caller's. The
+   * broker refuses a partition's record batch over the topic's max.message.bytes (1 MB by
+   * default), and a request's events may all be one detection's, on one partition: they go in
+   * requests that stay under it (chunkBySize), one after the other so each partition keeps the
+   * request's order.
+   */
+  private async send(topic: string, messages: { key: string; value: Buffer }[]): Promise<void> {
     try {
-      await this.producer.send({ topic, acks: -1, messages });
+      for (const chunk of chunkBySize(messages.map((message) => ({ topic, ...message })))) {
+        await this.producer.send({
+          topic,
+          acks: -1,
+          messages: chunk.map(({ key, value }) => ({ key, value })),
+        });
+      }
     } catch (error) {
       throw new BrokerUnavailableError(error);
     }

@@ -53,6 +53,19 @@ describe('chunkBySize', () => {
     }
   });
 
+  it("counts keys given as bytes and the headers' names and values", () => {
+    const letter = {
+      topic: 'dlq',
+      key: Buffer.alloc(100_000),
+      value: Buffer.alloc(100_000),
+      headers: {
+        reason: 'r'.repeat(100_000),
+        'original-topic': ['t'.repeat(50_000), Buffer.alloc(50_000)],
+      },
+    };
+    expect(chunkBySize([letter, letter, letter]).map((c) => c.length)).toEqual([2, 1]);
+  });
+
   it('sends a record larger than the budget in a request of its own', () => {
     const records = [record('dlq', 10), record('dlq', 2_000_000), record('dlq', 10)];
     expect(chunkBySize(records).map((c) => c.length)).toEqual([1, 1, 1]);

@@ -1,8 +1,9 @@
 /** What the chunker needs of a record: its topic and its size. */
 export interface SizedRecord {
   topic: string;
-  key: string;
+  key: string | Buffer | null;
   value: Buffer | null;
+  headers?: Readonly<Record<string, string | Buffer | (string | Buffer)[] | undefined>>;
 }
 
 /** The broker's default max.message.bytes is 1 MB: stay under it even before compression. */
@@ -23,8 +24,16 @@ const RECORD_OVERHEAD_BYTES = 128;
  */
 export const COMPRESS_FROM_BYTES = 32 * 1024;
 
-const sizeOf = (record: SizedRecord) =>
-  record.key.length + (record.value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+function sizeOf(record: SizedRecord): number {
+  let bytes = (record.key?.length ?? 0) + (record.value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
+  // A dead letter's headers carry its reason: counted, or a request of many could pass the limit.
+  for (const name in record.headers) {
+    const value = record.headers[name];
+    bytes += name.length;
+    for (const part of Array.isArray(value) ? value : [value]) bytes += part?.length ?? 0;
+  }
+  return bytes;
+}
 
 /** Whether a request of these records is large enough for compression to pay. */
 export function worthCompressing(records: readonly SizedRecord[]): boolean {
