@@ -1,23 +1,10 @@
 import type { DecodedRecord } from '@vigil/kafka';
-import {
-  DEFAULT_NOTIFICATION_SETTINGS,
-  resolveEffectiveSettings,
-  type NotificationSettings,
-} from '@vigil/notification-policy';
+import { resolveEffectiveSettings } from '@vigil/notification-policy';
 import { DetectionPartition } from '../../apps/stream-processor/src/detection-partition';
 import { benchEventRecord } from './bench-event-record';
 import { median } from './bench-passes';
 import { MinimalDetectionWork } from './minimal-detection-work';
-
-/** The bench's settings (saveHeaviestOutputSettings): both channels at every recalculation. */
-const HEAVIEST: NotificationSettings = {
-  ...DEFAULT_NOTIFICATION_SETTINGS,
-  frequency: 'immediate',
-  webhookEnabled: true,
-  webhookProviderIds: ['bench'],
-  emailEnabled: true,
-  recipients: ['soc@example.com'],
-};
+import { HEAVIEST_OUTPUT_SETTINGS } from './save-heaviest-output-settings';
 
 export interface PartitionWorkCpu {
   /** CPU time per event of the processor's partition (process and commit), no Kafka. */
@@ -39,7 +26,9 @@ export function partitionWorkCpu(
   batchSize: number,
   passes = 3,
 ): PartitionWorkCpu {
-  const settings = { effective: () => resolveEffectiveSettings(HEAVIEST, undefined) };
+  const settings = {
+    effective: () => resolveEffectiveSettings(HEAVIEST_OUTPUT_SETTINGS, undefined),
+  };
   const topics = { notificationCommands: 'commands', detectionState: 'state' };
   const processor: number[] = [];
   const leastWork: number[] = [];

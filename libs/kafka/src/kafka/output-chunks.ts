@@ -47,10 +47,11 @@ export function worthCompressing(records: readonly SizedRecord[]): boolean {
 
 /**
  * Splits records into produce requests, keeping each topic's share of a request (its record
- * batch) under what the topic accepts and under MAX_RECORDS_PER_TOPIC_REQUEST records. The budget counts uncompressed bytes, so it holds
- * whatever the compression does. `limits` holds the max.message.bytes of topics created with a
- * larger one; half of it is used, leaving room for framing and for limits lowered by hand.
- * Order is kept: a request holds a contiguous run of the records.
+ * batch) under what the topic accepts and under MAX_RECORDS_PER_TOPIC_REQUEST records. The
+ * budget counts uncompressed bytes, so it holds whatever the compression does. `limits` holds
+ * the max.message.bytes of topics created with a larger one; half of it is used, leaving room
+ * for framing and for limits lowered by hand. Order is kept: a request holds a contiguous run of
+ * the records.
  */
 export function chunkBySize<T extends SizedRecord>(
   records: readonly T[],
