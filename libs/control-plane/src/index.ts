@@ -4,6 +4,7 @@ export {
   type ControlPlaneLogger,
   type SqlClient,
   type SqlExecutor,
+  type SqlQueryOptions,
   type SqlResult,
 } from './sql/sql-client';
 export {

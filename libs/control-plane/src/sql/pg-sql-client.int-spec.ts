@@ -63,6 +63,29 @@ describe('the PostgreSQL client', () => {
     expect((await sql.query(`SHOW enable_bitmapscan`)).rows).toEqual([{ enable_bitmapscan: 'on' }]);
   });
 
+  it('prepares a named statement once per connection and answers it like any other', async () => {
+    const single = createPgSqlClient(process.env.DATABASE_URL!, 1);
+    try {
+      const text = 'SELECT $1::int + 1 AS next';
+      const named = (n: number) =>
+        single.query<{ next: number }>(text, [n], { prepareAs: 'next_n' });
+      expect((await named(1)).rows).toEqual([{ next: 2 }]);
+      expect((await named(41)).rows).toEqual([{ next: 42 }]);
+      expect((await single.query<{ next: number }>(text, [6])).rows).toEqual([{ next: 7 }]);
+      // One connection: the statement the server holds for it, prepared once and used since.
+      const { rows } = await single.query<{ statement: string }>(
+        'SELECT statement FROM pg_prepared_statements WHERE name = $1',
+        ['next_n'],
+      );
+      expect(rows).toEqual([{ statement: text }]);
+      await single.transaction(async (tx) => {
+        expect((await tx.query(text, [9], { prepareAs: 'next_n' })).rows).toEqual([{ next: 10 }]);
+      });
+    } finally {
+      await single.close();
+    }
+  });
+
   it('refuses a session setting that is not a plain name and value', () => {
     expect(() =>
       createPgSqlClient(process.env.DATABASE_URL!, 1, {

@@ -4,6 +4,7 @@ import {
   type ControlPlaneLogger,
   type SqlClient,
   type SqlExecutor,
+  type SqlQueryOptions,
   type SqlResult,
 } from './sql-client';
 import { toSqlError } from './sql-unavailable-error';
@@ -38,12 +39,17 @@ type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
 
 function executorOf(target: Queryable): SqlExecutor {
   return {
-    async query<T>(text: string, params?: readonly unknown[]): Promise<SqlResult<T>> {
+    async query<T>(
+      text: string,
+      params?: readonly unknown[],
+      options?: SqlQueryOptions,
+    ): Promise<SqlResult<T>> {
+      const values = params === undefined ? undefined : [...params];
       try {
-        const result = await target.query<QueryResultRow>(
-          text,
-          params === undefined ? undefined : [...params],
-        );
+        const result =
+          options?.prepareAs === undefined
+            ? await target.query<QueryResultRow>(text, values)
+            : await target.query<QueryResultRow>({ name: options.prepareAs, text, values });
         return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
       } catch (error) {
         throw toSqlError(error);

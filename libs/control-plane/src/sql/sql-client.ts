@@ -8,11 +8,23 @@ export interface SqlResult<T> {
   readonly rowCount: number;
 }
 
+export interface SqlQueryOptions {
+  /**
+   * Runs the statement as a prepared statement of this name: parsed and planned once per
+   * connection, then only bound and executed. For the few statements run on every request; one
+   * name, one text, always (the adapter does not compare them). Its result columns must be listed,
+   * never `*`, so a migration that adds a column does not invalidate it. An embedded database,
+   * in process, runs it as any other statement.
+   */
+  readonly prepareAs?: string;
+}
+
 export interface SqlExecutor {
   /** One statement with `$1`-style parameters. */
   query<T = Record<string, unknown>>(
     text: string,
     params?: readonly unknown[],
+    options?: SqlQueryOptions,
   ): Promise<SqlResult<T>>;
   /** A script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
