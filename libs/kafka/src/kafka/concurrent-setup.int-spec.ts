@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigResourceTypes } from 'kafkajs';
 import { createLogger } from '@vigil/config';
-import { detectionEventSchema, valueSubjectOf } from '@vigil/contracts';
+import { detectionEventSchema, dlqTopicOf, valueSubjectOf } from '@vigil/contracts';
 import { TopicCatalog } from '../port/topic-catalog';
 import { AvroCodec } from './avro-codec';
 import { createKafkaClient } from './create-kafka-client';
@@ -34,6 +35,20 @@ describe('topics and schemas set up by several instances at once', () => {
       expect(metadata.topics.map((t) => t.partitions.every((p) => p.leader >= 0))).toEqual(
         topics.all().map(() => true),
       );
+      // Topics that take records over the broker's 1 MB, their DLQs with them.
+      const sized = topics.all().filter((t) => t.maxMessageBytes !== undefined);
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: sized.map((t) => ({
+          type: ConfigResourceTypes.TOPIC,
+          name: t.name,
+          configNames: ['max.message.bytes'],
+        })),
+      });
+      expect(
+        Object.fromEntries(resources.map((r) => [r.resourceName, r.configEntries[0].configValue])),
+      ).toEqual(Object.fromEntries(sized.map((t) => [t.name, String(t.maxMessageBytes)])));
+      expect(sized.map((t) => t.name)).toContain(dlqTopicOf(topics.notificationCommands));
     } finally {
       await admin.disconnect();
     }

@@ -53,9 +53,16 @@ export class TopicCatalog {
       },
       { name: this.detectionState, partitions: p, compacted: true, maxMessageBytes: LARGE_RECORDS },
     ];
-    const dlqs = [this.detectionEvents, this.investigations, this.notificationCommands].map(
-      (name) => ({ name: dlqTopicOf(name), partitions: 1, compacted: false }),
-    );
+    // A dead letter carries its record's bytes and more (the reason headers): a DLQ that took
+    // less than its topic would refuse the largest records, and the partition could not move on.
+    const dlqs = main
+      .filter((spec) => !spec.compacted)
+      .map((spec) => ({
+        name: dlqTopicOf(spec.name),
+        partitions: 1,
+        compacted: false,
+        ...(spec.maxMessageBytes ? { maxMessageBytes: spec.maxMessageBytes } : {}),
+      }));
     return [...main, ...dlqs];
   }
 }
