@@ -1,4 +1,5 @@
 import { Client, errors } from '@elastic/elasticsearch';
+import { ElasticsearchSearchError } from './elasticsearch-searcher';
 
 export function createElasticsearchClient(url: string): Client {
   return new Client({ node: url, requestTimeout: 10_000, maxRetries: 2 });
@@ -6,6 +7,7 @@ export function createElasticsearchClient(url: string): Client {
 
 /** True when Elasticsearch could not be reached or answered that it cannot serve now. */
 export function isElasticsearchUnavailable(error: unknown): boolean {
+  if (error instanceof ElasticsearchSearchError) return error.unavailable;
   if (
     error instanceof errors.ConnectionError ||
     error instanceof errors.NoLivingConnectionsError ||

@@ -12,6 +12,7 @@ import {
 } from '@vigil/notification-policy';
 import { createElasticsearchClient } from './create-elasticsearch-client';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
+import { ElasticsearchSearcher } from './elasticsearch-searcher';
 import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ensureReadModels } from './ensure-read-models';
 import type { EventReadModel } from './event-read-model';
@@ -86,6 +87,7 @@ const backends: [string, () => Promise<Backend>][] = [
     'Elasticsearch',
     async () => {
       const es: Client = createElasticsearchClient(process.env.ELASTICSEARCH_URL!);
+      const searcher = new ElasticsearchSearcher(process.env.ELASTICSEARCH_URL!);
       const names = new IndexNames(`${process.env.VIGIL_INDEX_PREFIX}states-`);
       await ensureReadModels(es, names);
       const writer = new ElasticsearchReadModelWriter(es, names);
@@ -100,8 +102,11 @@ const backends: [string, () => Promise<Backend>][] = [
             return rejected;
           },
         },
-        model: new ElasticsearchEventReadModel(es, names),
-        close: () => es.close(),
+        model: new ElasticsearchEventReadModel(es, names, searcher),
+        close: async () => {
+          await searcher.close();
+          await es.close();
+        },
       };
     },
   ],

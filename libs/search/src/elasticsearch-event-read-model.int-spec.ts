@@ -3,6 +3,7 @@ import type { DetectionEventRecord } from '@vigil/contracts';
 import { createElasticsearchClient } from './create-elasticsearch-client';
 import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
+import { ElasticsearchSearcher } from './elasticsearch-searcher';
 import { ensureReadModels } from './ensure-read-models';
 import { IndexNames } from './index-names';
 
@@ -31,13 +32,15 @@ function anEvent(overrides: Partial<DetectionEventRecord>): DetectionEventRecord
 
 describe('ElasticsearchEventReadModel.listDetections', () => {
   let es: Client;
+  let searcher: ElasticsearchSearcher;
   let readModel: ElasticsearchEventReadModel;
 
   beforeAll(async () => {
     es = createElasticsearchClient(process.env.ELASTICSEARCH_URL!);
     const names = new IndexNames(`${process.env.VIGIL_INDEX_PREFIX}list-`);
     await ensureReadModels(es, names);
-    readModel = new ElasticsearchEventReadModel(es, names);
+    searcher = new ElasticsearchSearcher(process.env.ELASTICSEARCH_URL!);
+    readModel = new ElasticsearchEventReadModel(es, names, searcher);
     const events = [
       // "det-old" has the most events but the oldest activity.
       ...Array.from({ length: 30 }, (_, i) =>
@@ -60,6 +63,7 @@ describe('ElasticsearchEventReadModel.listDetections', () => {
   });
 
   afterAll(async () => {
+    await searcher?.close();
     await es?.close();
   });
 

@@ -11,6 +11,7 @@ import {
   type DetectionStateDocument,
   type RecordedDetectionState,
 } from './detection-state-documents';
+import type { ElasticsearchSearcher } from './elasticsearch-searcher';
 import { toEventView, type EventDocument } from './event-documents';
 import type { IndexNames } from './index-names';
 import {
@@ -35,6 +36,8 @@ export class ElasticsearchEventReadModel implements EventReadModel {
   constructor(
     private readonly client: Client,
     private readonly names: IndexNames,
+    /** The events search, the endpoint scripts call in loops, goes over this lean transport. */
+    private readonly searcher: ElasticsearchSearcher,
   ) {}
 
   async searchEvents(search: EventSearch): Promise<EventPage> {
@@ -43,16 +46,18 @@ export class ElasticsearchEventReadModel implements EventReadModel {
       filter.push({ term: { detection_id: search.detectionId } });
     }
     const response = await this.guard(() =>
-      this.client.search<EventDocument>({
-        index: this.names.alias('events'),
-        query: { bool: { filter } },
-        sort: SORT as never,
-        size: search.limit + 1,
-        search_after: search.after,
-        track_total_hits: false,
+      this.searcher.search<EventDocument>(
+        this.names.alias('events'),
+        {
+          query: { bool: { filter } },
+          sort: SORT,
+          size: search.limit + 1,
+          search_after: search.after,
+          track_total_hits: false,
+        },
         // Only what the page is made of: the rest of each hit is bytes to send and parse.
-        filter_path: SEARCH_EVENTS_FIELDS,
-      }),
+        SEARCH_EVENTS_FIELDS,
+      ),
     );
     // With filter_path, a search that finds nothing answers `{}`.
     const hits = response.hits?.hits ?? [];

@@ -32,6 +32,7 @@ export {
   type Opened,
   type OpenReadModelsOptions,
 } from './open-read-models';
+export { ElasticsearchSearcher, ElasticsearchSearchError } from './elasticsearch-searcher';
 export {
   createElasticsearchClient,
   isElasticsearchUnavailable,

@@ -2,6 +2,7 @@ import type { SqlClient } from '@vigil/control-plane';
 import type { ReadinessCheck } from '@vigil/ops';
 import { createElasticsearchClient } from './create-elasticsearch-client';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
+import { ElasticsearchSearcher } from './elasticsearch-searcher';
 import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ensureReadModels } from './ensure-read-models';
 import type { EventReadModel } from './event-read-model';
@@ -31,13 +32,24 @@ export interface Opened<T> {
   close(): Promise<void>;
 }
 
+/** What a factory built on the Elasticsearch client, and what else it opened and must close. */
+interface ElasticsearchBacked<T> {
+  readonly value: T;
+  readonly close?: () => Promise<void>;
+}
+
 async function open<T>(
   options: OpenReadModelsOptions,
-  onElasticsearch: (es: ReturnType<typeof createElasticsearchClient>, names: IndexNames) => T,
+  onElasticsearch: (
+    es: ReturnType<typeof createElasticsearchClient>,
+    names: IndexNames,
+    url: string,
+  ) => ElasticsearchBacked<T>,
   onSql: (sql: SqlClient) => T,
 ): Promise<Opened<T>> {
   if (options.elasticsearchUrl !== undefined && options.elasticsearchUrl !== '') {
-    const es = createElasticsearchClient(options.elasticsearchUrl);
+    const url = options.elasticsearchUrl;
+    const es = createElasticsearchClient(url);
     const names = new IndexNames(options.indexPrefix);
     try {
       await ensureReadModels(es, names, options.replicas);
@@ -45,11 +57,15 @@ async function open<T>(
       await es.close();
       throw error;
     }
+    const backed = onElasticsearch(es, names, url);
     return {
       backend: 'elasticsearch',
-      value: onElasticsearch(es, names),
+      value: backed.value,
       readinessChecks: [elasticsearchReadiness(es)],
-      close: () => es.close(),
+      close: async () => {
+        await backed.close?.();
+        await es.close();
+      },
     };
   }
   await ensureSqlReadModels(options.sql);
@@ -80,7 +96,13 @@ export function openEventReadModel(
 ): Promise<Opened<EventReadModel>> {
   return open<EventReadModel>(
     options,
-    (es, names) => new ElasticsearchEventReadModel(es, names),
+    (es, names, url) => {
+      const searcher = new ElasticsearchSearcher(url);
+      return {
+        value: new ElasticsearchEventReadModel(es, names, searcher),
+        close: () => searcher.close(),
+      };
+    },
     (sql) => new SqlEventReadModel(sql),
   );
 }
@@ -91,7 +113,7 @@ export function openReadModelWriter(
 ): Promise<Opened<ReadModelWriter>> {
   return open<ReadModelWriter>(
     options,
-    (es, names) => new ElasticsearchReadModelWriter(es, names),
+    (es, names) => ({ value: new ElasticsearchReadModelWriter(es, names) }),
     (sql) => new SqlReadModelWriter(sql),
   );
 }

@@ -12,6 +12,7 @@ import { createPgSqlClient, openPgliteSqlClient, type SqlClient } from '@vigil/c
 import { parseQuery } from '@vigil/query-language';
 import { createElasticsearchClient } from './create-elasticsearch-client';
 import { ElasticsearchEventReadModel } from './elasticsearch-event-read-model';
+import { ElasticsearchSearcher } from './elasticsearch-searcher';
 import { ElasticsearchReadModelWriter } from './elasticsearch-read-model-writer';
 import { ensureReadModels } from './ensure-read-models';
 import type { EventReadModel, EventSortKey } from './index';
@@ -73,6 +74,7 @@ async function allEvents(
 const scratch = mkdtempSync(join(tmpdir(), 'vigil-sql-read-model-'));
 const { events, reports } = dataSet();
 let es: Client;
+let searcher: ElasticsearchSearcher;
 let reference: ElasticsearchEventReadModel;
 
 beforeAll(async () => {
@@ -84,10 +86,12 @@ beforeAll(async () => {
   expect(await writer.indexInvestigations(reports)).toEqual([]);
   await es.indices.refresh({ index: names.alias('events') });
   await es.indices.refresh({ index: names.alias('investigations') });
-  reference = new ElasticsearchEventReadModel(es, names);
+  searcher = new ElasticsearchSearcher(process.env.ELASTICSEARCH_URL!);
+  reference = new ElasticsearchEventReadModel(es, names, searcher);
 });
 
 afterAll(async () => {
+  await searcher?.close();
   await es?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
