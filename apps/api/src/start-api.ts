@@ -25,6 +25,7 @@ import {
 import { AppOps, type AppStartOptions } from '@vigil/ops';
 import { openEventReadModel } from '@vigil/search';
 import type { ApiDependencies } from './api-dependencies';
+import { answerBeforeFramework } from './answer-before-framework';
 import { ApiModule } from './api.module';
 import { queryRoutes } from './query-routes';
 import { serveQueryRoutes } from './serve-query-routes';
@@ -35,13 +36,20 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
     bodyParser: false,
     logger: ['error', 'warn'],
   });
-  app.use(requestIdMiddleware);
-  for (const handler of observeHttpRequests(deps.ops, tokenPrincipalOf)) app.use(handler);
-  app.use(requireContentType('application/json'));
-  app.use(express.json({ limit: deps.maxBodyBytes, type: 'application/json' }));
-  app.use(
+  const before = [
+    requestIdMiddleware,
+    ...observeHttpRequests(deps.ops, tokenPrincipalOf),
+    requireContentType('application/json'),
+    express.json({ limit: deps.maxBodyBytes, type: 'application/json' }),
+  ];
+  // The query endpoints are answered before Express (serveQueryRoutes); the rest of the API (the
+  // OpenAPI document, and the 404 of any other path) goes through the same middleware in Express.
+  for (const handler of before) app.use(handler);
+  answerBeforeFramework(
+    app.getHttpServer(),
     serveQueryRoutes({
       routes: queryRoutes(deps),
+      before,
       access: new ApiTokenAccess(deps.tokenService, deps.rateLimiter, {
         scope: 'detection',
         level: 'read',

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Echoes a caller's well-formed request id or makes one, on every response. */
-export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.header(REQUEST_ID_HEADER);
-  const id = incoming && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+/**
+ * Echoes a caller's well-formed request id or makes one, on every response. Plain node:http
+ * types, so that it runs before a framework as well as inside one.
+ */
+export function requestIdMiddleware(
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: () => void,
+): void {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  const id = typeof incoming === 'string' && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
   res.setHeader(REQUEST_ID_HEADER, id);
   next();
 }

@@ -1,6 +1,9 @@
-import type { RequestHandler } from 'express';
 import { DEFAULT_OPS_PORTS, type Logger, type OpsAppName, type SectionValues } from '@vigil/config';
-import { observeRequests, type ObserveRequestsOptions } from './http/observe-requests';
+import {
+  observeRequests,
+  type NodeRequestHandler,
+  type ObserveRequestsOptions,
+} from './http/observe-requests';
 import type { LoopHeartbeat } from './liveness/loop-heartbeat';
 import { ConsumerInstruments } from './metrics/consumer-instruments';
 import { HttpInstruments } from './metrics/http-instruments';
@@ -128,7 +131,7 @@ export class AppOps {
   }
 
   /** The request log line and request metrics, as Express middleware. */
-  observeRequests(options: Omit<ObserveRequestsOptions, 'http' | 'logger'>): RequestHandler[] {
+  observeRequests(options: Omit<ObserveRequestsOptions, 'http' | 'logger'>): NodeRequestHandler[] {
     this.http ??= new HttpInstruments(this.runtime.catalogue, this.app, this.metricsEnabled);
     return observeRequests({ ...options, http: this.http, logger: this.logger });
   }

@@ -6,6 +6,7 @@ export {
   observeRequests,
   routeOf,
   UNMATCHED_ROUTE,
+  type NodeRequestHandler,
   type ObserveRequestsOptions,
   type RequestPrincipal,
 } from './http/observe-requests';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '@vigil/config';
 import type { HttpInstruments } from '../metrics/http-instruments';
@@ -20,6 +20,16 @@ export interface ObserveRequestsOptions {
   loggedPathOf?: (path: string) => string;
 }
 
+/**
+ * Connect-style middleware on plain node:http types: Express installs it, and so can an app that
+ * answers some requests before its framework.
+ */
+export type NodeRequestHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
 /** Requests that matched no route share one label value, so odd paths add no series. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -34,7 +44,7 @@ export function routeOf(req: IncomingMessage): string {
  * user id; no header, no query string, no body) and the request metrics. Install after the
  * request-id middleware. Lines are `info` below 500 and `error` from 500 on.
  */
-export function observeRequests(options: ObserveRequestsOptions): RequestHandler[] {
+export function observeRequests(options: ObserveRequestsOptions): NodeRequestHandler[] {
   const { logger, http, requestIdOf } = options;
   const principalOf = options.principalOf ?? (() => ({}));
   const loggedPathOf = options.loggedPathOf ?? ((path: string) => path);
@@ -61,10 +71,15 @@ export function observeRequests(options: ObserveRequestsOptions): RequestHandler
     customSuccessObject: finished,
     customErrorObject: (req, res, _error, fields: object) => finished(req, res, fields),
   });
-  const measure = (req: Request, res: Response, next: NextFunction) => {
+  const measure: NodeRequestHandler = (req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
-      http.answered(routeOf(req), req.method, res.statusCode, (performance.now() - started) / 1000);
+      http.answered(
+        routeOf(req),
+        req.method ?? '',
+        res.statusCode,
+        (performance.now() - started) / 1000,
+      );
     });
     next();
   };
