@@ -1,8 +1,20 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import { ElasticsearchSearchError } from './elasticsearch-searcher';
 
-export function createElasticsearchClient(url: string): Client {
-  return new Client({ node: url, requestTimeout: 10_000, maxRetries: 2 });
+/**
+ * The official client, with `requestTimeoutMs` (10 s) as the longest any request may take: its
+ * undici connection pool holds every socket to that timeout, so a per-request `requestTimeout`
+ * can shorten it but never lengthen it.
+ */
+export function createElasticsearchClient(
+  url: string,
+  options: { readonly requestTimeoutMs?: number } = {},
+): Client {
+  return new Client({
+    node: url,
+    requestTimeout: options.requestTimeoutMs ?? 10_000,
+    maxRetries: 2,
+  });
 }
 
 /** True when Elasticsearch could not be reached or answered that it cannot serve now. */
