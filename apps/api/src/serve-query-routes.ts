@@ -10,8 +10,10 @@ import { matchQueryRoute, type QueryRoute } from './query-route';
 
 export interface ServeQueryRoutesOptions {
   readonly routes: readonly QueryRoute[];
-  /** What every request goes through first, in order: request id, log and metrics, body. */
-  readonly before: readonly NodeRequestHandler[];
+  /** What every request goes through first, in order: request id, request log and metrics. */
+  readonly observe: readonly NodeRequestHandler[];
+  /** Then, in order: the content-type check and the body's parser. */
+  readonly readBody: readonly NodeRequestHandler[];
   readonly access: ApiTokenAccess;
   readonly reads: SpeculativeReads;
   readonly queries: QueryInstruments;
@@ -29,10 +31,22 @@ export interface ServeQueryRoutesOptions {
  * pass (SpeculativeReads).
  */
 export function serveQueryRoutes(options: ServeQueryRoutesOptions): FrontRequestHandler {
-  const { routes, before, access, reads, queries, logger } = options;
+  const { routes, observe, readBody, access, reads, queries, logger } = options;
+  const before = [...observe, ...readBody];
   return (req, res) => {
-    const url = parseUrl(req);
-    const path = url?.pathname ?? '';
+    const url = urlOf(req);
+    if (url === undefined) {
+      // Express would answer an HTML page; an API answers what is wrong, as JSON.
+      runInOrder(observe, req, res, () => {
+        answerApiError(
+          res,
+          ApiError.badRequest('The request target is not a valid URL', { field: 'url' }),
+          { logger, path: '' },
+        );
+      });
+      return true;
+    }
+    const path = url.pathname ?? '';
     const match = matchQueryRoute(routes, req.method, path);
     if (match === undefined) return false;
     const { route } = match;
@@ -54,25 +68,28 @@ export function serveQueryRoutes(options: ServeQueryRoutesOptions): FrontRequest
         return;
       }
       // As Express's default ("simple") query parser reads it.
-      const query = parseQueryString(typeof url?.query === 'string' ? url.query : '');
+      const query = parseQueryString(typeof url.query === 'string' ? url.query : '');
       const body = (req as { body?: unknown }).body;
-      reads
-        .run({
-          token: bearerTokenOf(req.headers.authorization),
-          authorize: async () => {
-            await access.authorize(
-              { headers: req.headers, rawHeaders: req.rawHeaders, query, body },
-              {
-                setHeader: (name, value) => res.setHeader(name, value),
-                authenticated: (principal) => {
-                  (req as { user?: unknown }).user = principal;
+      // Promise.resolve().then: whatever the checks or the read throw becomes an answer.
+      Promise.resolve()
+        .then(() =>
+          reads.run({
+            token: bearerTokenOf(req.headers.authorization),
+            authorize: async () => {
+              await access.authorize(
+                { headers: req.headers, rawHeaders: req.rawHeaders, query, body },
+                {
+                  setHeader: (name, value) => res.setHeader(name, value),
+                  authenticated: (principal) => {
+                    (req as { user?: unknown }).user = principal;
+                  },
                 },
-              },
-            );
-          },
-          // Async, so that a refusal of the input (a bad id) waits for the checks like any answer.
-          read: async () => route.handle({ params: decodedParams(match.rawParams), query, body }),
-        })
+              );
+            },
+            // Async, so that a refusal of the input (a bad id) waits for the checks like any answer.
+            read: async () => route.handle({ params: decodedParams(match.rawParams), query, body }),
+          }),
+        )
         .then((result) => {
           if (req.method === 'HEAD') {
             res.statusCode = route.status;
@@ -80,13 +97,31 @@ export function serveQueryRoutes(options: ServeQueryRoutesOptions): FrontRequest
           } else {
             answerJson(res, route.status, result);
           }
-        }, answerError);
+        })
+        .catch(answerError)
+        .catch((error: unknown) => {
+          // Not even an error could be answered (the answer had begun): end the exchange.
+          logger.error({ err: error, path }, 'could not answer a query request');
+          res.destroy();
+        });
     });
     return true;
   };
 }
 
-/** Runs connect-style handlers one after the other; `done` gets the first error, if any. */
+/** The request's URL, or undefined for a target no URL parser reads (`http://[::1:80/`). */
+function urlOf(req: IncomingMessage): ReturnType<typeof parseUrl> {
+  try {
+    return parseUrl(req);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs connect-style handlers one after the other; `done` runs once, with the first error if
+ * any. Nothing thrown escapes: on the server's request event it would stop the process.
+ */
 function runInOrder(
   handlers: readonly NodeRequestHandler[],
   req: IncomingMessage,
@@ -94,16 +129,22 @@ function runInOrder(
   done: (error?: unknown) => void,
 ): void {
   let index = 0;
+  let finished = false;
+  const finish = (error?: unknown) => {
+    if (finished) return;
+    finished = true;
+    done(error);
+  };
   const next = (error?: unknown): void => {
     if (error !== undefined || index === handlers.length) {
-      done(error);
+      finish(error);
       return;
     }
     const handler = handlers[index++];
     try {
       handler(req, res, next);
     } catch (thrown) {
-      done(thrown);
+      finish(thrown);
     }
   };
   next();

@@ -36,20 +36,20 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
     bodyParser: false,
     logger: ['error', 'warn'],
   });
-  const before = [
-    requestIdMiddleware,
-    ...observeHttpRequests(deps.ops, tokenPrincipalOf),
+  const observe = [requestIdMiddleware, ...observeHttpRequests(deps.ops, tokenPrincipalOf)];
+  const readBody = [
     requireContentType('application/json'),
     express.json({ limit: deps.maxBodyBytes, type: 'application/json' }),
   ];
   // The query endpoints are answered before Express (serveQueryRoutes); the rest of the API (the
   // OpenAPI document, and the 404 of any other path) goes through the same middleware in Express.
-  for (const handler of before) app.use(handler);
+  for (const handler of [...observe, ...readBody]) app.use(handler);
   answerBeforeFramework(
     app.getHttpServer(),
     serveQueryRoutes({
       routes: queryRoutes(deps),
-      before,
+      observe,
+      readBody,
       access: new ApiTokenAccess(deps.tokenService, deps.rateLimiter, {
         scope: 'detection',
         level: 'read',
