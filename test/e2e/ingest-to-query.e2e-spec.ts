@@ -13,6 +13,7 @@ import { startIngest } from '../../apps/ingest/src/start-ingest';
 import { answerBeforeBody } from '../support/answer-before-body';
 import { anEventInput, anInvestigationInput } from '../support/factories';
 import { eventually, request } from '../support/http-client';
+import { UNREADABLE_TARGET_REFUSAL, rawExchange } from '../support/raw-exchange';
 
 jest.setTimeout(120_000);
 
@@ -112,6 +113,22 @@ describe('ingest → Kafka → indexer → Elasticsearch → query API', () => {
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('invalid_request');
     expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers a request target no URL parser reads with a 400 that says so, and goes on serving', async () => {
+    const answer = await rawExchange(
+      ingest,
+      'POST http://[::1:80/ingest/v1/detection-events HTTP/1.1\r\nHost: x\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]',
+    );
+    expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer.head).toMatch(/^x-request-id: \S+/im);
+    expect(JSON.parse(answer.body)).toEqual(UNREADABLE_TARGET_REFUSAL);
+    const after = await request('POST', `${ingest}/ingest/v1/detection-events`, {
+      token: writeToken,
+      json: [anEventInput({ detection_id: 'det-after-unreadable' })],
+    });
+    expect(after.status).toBe(202);
   });
 
   it('answers a batch with no valid record with 400 and every reason', async () => {

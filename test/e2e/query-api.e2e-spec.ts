@@ -1,9 +1,9 @@
-import { connect } from 'node:net';
 import { SqlNotificationSettingsStore } from '@vigil/control-plane';
 import { anEventRecord, anInvestigationRecord } from '@vigil/contracts';
 import { request, type JsonResponse } from '../support/http-client';
 import { declaredHeaders, responseSchema, schemaViolations } from '../support/openapi-schema-check';
 import { startQueryApiHarness, type QueryApiHarness } from '../support/query-api-harness';
+import { UNREADABLE_TARGET_REFUSAL, rawExchange } from '../support/raw-exchange';
 
 jest.setTimeout(60_000);
 
@@ -262,15 +262,9 @@ describe('query API /api-key/v1', () => {
         api.url,
         'GET http://[::1:80/api-key/v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
       );
-      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
-      expect(answer).toMatch(/^x-request-id: \S+/im);
-      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
-        error: {
-          code: 'invalid_request',
-          message: 'The request target is not a valid URL',
-          details: { field: 'url' },
-        },
-      });
+      expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request');
+      expect(answer.head).toMatch(/^x-request-id: \S+/im);
+      expect(JSON.parse(answer.body)).toEqual(UNREADABLE_TARGET_REFUSAL);
       const after = await call('POST', '/api-key/v1/events', `${api.url}/api-key/v1/events`, {
         token: reader,
         json: { query: "id = 'evt-a-1'" },
@@ -626,15 +620,3 @@ describe('query API /api-key/v1', () => {
     });
   });
 });
-
-/** One HTTP/1.1 exchange written byte for byte, for what an HTTP client would refuse to send. */
-function rawExchange(url: string, text: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(text));
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-  });
-}

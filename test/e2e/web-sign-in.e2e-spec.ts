@@ -4,6 +4,7 @@ import { createPgSqlClient, createUserService } from '@vigil/control-plane';
 import { startWeb } from '../../apps/web/src/start-web';
 import { navigateBy, screenshot, signIn } from '../support/browser';
 import { adminDatabaseUrl, databaseUrlFor } from '../support/test-environment';
+import { rawExchange } from '../support/raw-exchange';
 import { PASSWORD, startWebHarness, type WebHarness } from '../support/web-harness';
 
 jest.setTimeout(120_000);
@@ -115,6 +116,21 @@ describe('web application: signing in and out', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(await response.text()).not.toMatch(/<script>|<script(?![^>]*src=)[^>]*>/);
+  });
+
+  it('answers a request target no URL parser reads with its 400 page, headers and all', async () => {
+    const answer = await rawExchange(
+      base,
+      'GET http://[::1:80/settings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    const { statusLine, head, body } = answer;
+    expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(head).toMatch(/^x-request-id: \S+/im);
+    expect(head).toMatch(/^content-security-policy: .*frame-ancestors 'none'/im);
+    expect(head).toMatch(/^cache-control: no-store/im);
+    expect(head).toMatch(/^content-type: text\/html/im);
+    expect(body).toContain('The request could not be understood');
+    expect((await fetch(`${base}/sign-in`)).status).toBe(200);
   });
 });
 

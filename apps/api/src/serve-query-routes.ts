@@ -3,7 +3,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import parseUrl from 'parseurl';
 import { bearerTokenOf, type ApiTokenAccess, type SpeculativeReads } from '@vigil/auth';
 import type { Logger } from '@vigil/config';
-import { ApiError, answerApiError, answerJson } from '@vigil/http';
+import { ApiError, answerApiError, answerJson, unreadableTargetError } from '@vigil/http';
 import type { NodeRequestHandler, QueryInstruments } from '@vigil/ops';
 import type { FrontRequestHandler } from './answer-before-framework';
 import { matchQueryRoute, type QueryRoute } from './query-route';
@@ -47,11 +47,7 @@ export function serveQueryRoutes(options: ServeQueryRoutesOptions): FrontRequest
     if (url === undefined) {
       // Express would answer an HTML page; an API answers what is wrong, as JSON.
       runInOrder(observe, req, res, abandon, () => {
-        answerApiError(
-          res,
-          ApiError.badRequest('The request target is not a valid URL', { field: 'url' }),
-          { logger, path: '' },
-        );
+        answerApiError(res, unreadableTargetError(), { logger, path: '' });
       });
       return true;
     }

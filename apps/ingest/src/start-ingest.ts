@@ -29,7 +29,9 @@ import {
   ApiExceptionFilter,
   BODY_PARSERS,
   ReadBodyInterceptor,
+  markUnreadableTargets,
   observeHttpRequests,
+  refuseUnreadableTarget,
   requestIdMiddleware,
   requireContentType,
 } from '@vigil/http';
@@ -83,6 +85,8 @@ async function createIngestApp(deps: IngestDependencies): Promise<NestExpressApp
   });
   app.use(requestIdMiddleware);
   for (const handler of observeHttpRequests(deps.ops, tokenPrincipalOf)) app.use(handler);
+  app.use(refuseUnreadableTarget);
+  markUnreadableTargets(app.getHttpServer());
   app.use(requireContentType('application/json', 'application/x-ndjson'));
   app.useGlobalFilters(new ApiExceptionFilter(deps.logger));
   app.disable('x-powered-by');

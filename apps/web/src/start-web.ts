@@ -32,7 +32,12 @@ import {
   WebhookProviderService,
   type UserService,
 } from '@vigil/control-plane';
-import { observeHttpRequests, requestIdMiddleware } from '@vigil/http';
+import {
+  markUnreadableTargets,
+  observeHttpRequests,
+  refuseUnreadableTarget,
+  requestIdMiddleware,
+} from '@vigil/http';
 import { AppOps, type AppStartOptions } from '@vigil/ops';
 import { openEventReadModel, type EventReadModel, type Opened } from '@vigil/search';
 import { SmtpMailer } from './mail/smtp-mailer';
@@ -93,6 +98,8 @@ export async function createWebApp(
     if (!req.path.startsWith('/assets/')) res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  app.use(refuseUnreadableTarget);
+  markUnreadableTargets(app.getHttpServer());
   app.use(cookieParser());
   app.use(express.urlencoded({ extended: false, limit: '32kb', parameterLimit: 100 }));
   app.useGlobalFilters(new WebExceptionFilter(logger));

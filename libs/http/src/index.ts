@@ -15,3 +15,9 @@ export { requireContentType } from './require-content-type';
 export { BODY_PARSERS, ReadBodyInterceptor, type BodyParser } from './read-body.interceptor';
 export { SafeHtml, flag, html } from './html';
 export { observeHttpRequests } from './observe-http-requests';
+export {
+  UNREADABLE_TARGET_PATH,
+  markUnreadableTargets,
+  refuseUnreadableTarget,
+  unreadableTargetError,
+} from './unreadable-request-target';
