@@ -36,18 +36,24 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
  */
 export class ElasticsearchSearcher {
   private readonly pool: Pool;
-  private readonly authorization: string | undefined;
+  /** The same for every search: built once. */
+  private readonly headers: Readonly<Record<string, string>>;
   private readonly basePath: string;
   private readonly timeoutMs: number;
 
   constructor(url: string, options: ElasticsearchSearcherOptions = {}) {
     const parsed = new URL(url);
-    this.authorization =
+    const authorization =
       parsed.username !== ''
         ? `Basic ${Buffer.from(
             `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`,
           ).toString('base64')}`
         : undefined;
+    this.headers = Object.freeze({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(authorization === undefined ? {} : { authorization }),
+    });
     this.basePath = parsed.pathname.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.pool = new Pool(parsed.origin, {
@@ -90,12 +96,12 @@ export class ElasticsearchSearcher {
     path: string,
     text: string,
   ): Promise<estypes.SearchResponse<TDocument>> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-    };
-    if (this.authorization !== undefined) headers.authorization = this.authorization;
-    const answer = await this.pool.request({ method: 'POST', path, headers, body: text });
+    const answer = await this.pool.request({
+      method: 'POST',
+      path,
+      headers: this.headers,
+      body: text,
+    });
     const answerText = await answer.body.text();
     if (answer.statusCode < 200 || answer.statusCode >= 300) {
       throw new ElasticsearchSearchError(
