@@ -3,9 +3,14 @@ import { parse as parseQueryString } from 'node:querystring';
 import parseUrl from 'parseurl';
 import { bearerTokenOf, type ApiTokenAccess, type SpeculativeReads } from '@vigil/auth';
 import type { Logger } from '@vigil/config';
-import { ApiError, answerApiError, answerJson, unreadableTargetError } from '@vigil/http';
+import {
+  ApiError,
+  answerApiError,
+  answerJson,
+  unreadableTargetError,
+  type FrontRequestHandler,
+} from '@vigil/http';
 import type { NodeRequestHandler, QueryInstruments } from '@vigil/ops';
-import type { FrontRequestHandler } from './answer-before-framework';
 import { matchQueryRoute, type QueryRoute } from './query-route';
 
 export interface ServeQueryRoutesOptions {

@@ -18,6 +18,7 @@ import {
 } from '@vigil/control-plane';
 import {
   ApiExceptionFilter,
+  answerBeforeFramework,
   observeHttpRequests,
   requestIdMiddleware,
   requireContentType,
@@ -25,7 +26,6 @@ import {
 import { AppOps, type AppStartOptions } from '@vigil/ops';
 import { openEventReadModel } from '@vigil/search';
 import type { ApiDependencies } from './api-dependencies';
-import { answerBeforeFramework } from './answer-before-framework';
 import { ApiModule } from './api.module';
 import { queryRoutes } from './query-routes';
 import { serveQueryRoutes } from './serve-query-routes';

@@ -21,3 +21,4 @@ export {
   refuseUnreadableTarget,
   unreadableTargetError,
 } from './unreadable-request-target';
+export { answerBeforeFramework, type FrontRequestHandler } from './answer-before-framework';

@@ -1,5 +1,6 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import parseUrl from 'parseurl';
+import { answerBeforeFramework } from './answer-before-framework';
 import { ApiError } from './api-error';
 
 const UNREADABLE = Symbol('unreadable request target');
@@ -17,15 +18,12 @@ type MarkedRequest = IncomingMessage & { [UNREADABLE]?: true };
  * way. Call it once the framework has installed its listener on the server.
  */
 export function markUnreadableTargets(server: Server): void {
-  const framework = server.listeners('request') as RequestListener[];
-  if (framework.length === 0) throw new Error('the framework has not installed its listener yet');
-  server.removeAllListeners('request');
-  server.on('request', (req: MarkedRequest, res: ServerResponse) => {
+  answerBeforeFramework(server, (req: MarkedRequest) => {
     if (!isReadable(req)) {
       req[UNREADABLE] = true;
       req.url = UNREADABLE_TARGET_PATH;
     }
-    for (const listener of framework) listener(req, res);
+    return false;
   });
 }
 
