@@ -16,7 +16,6 @@ export { BODY_PARSERS, ReadBodyInterceptor, type BodyParser } from './read-body.
 export { SafeHtml, flag, html } from './html';
 export { observeHttpRequests } from './observe-http-requests';
 export {
-  UNREADABLE_TARGET_PATH,
   markUnreadableTargets,
   refuseUnreadableTarget,
   unreadableTargetError,
