@@ -3,13 +3,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import parseUrl from 'parseurl';
 import { bearerTokenOf, type ApiTokenAccess, type SpeculativeReads } from '@vigil/auth';
 import type { Logger } from '@vigil/config';
-import {
-  ApiError,
-  answerApiError,
-  answerJson,
-  unreadableTargetError,
-  type FrontRequestHandler,
-} from '@vigil/http';
+import { ApiError, answerApiError, answerJson, type FrontRequestHandler } from '@vigil/http';
 import type { NodeRequestHandler, QueryInstruments } from '@vigil/ops';
 import { matchQueryRoute, type QueryRoute } from './query-route';
 
@@ -49,13 +43,8 @@ export function serveQueryRoutes(options: ServeQueryRoutesOptions): FrontRequest
       res.destroy();
     };
     const url = urlOf(req);
-    if (url === undefined) {
-      // Express would answer an HTML page; an API answers what is wrong, as JSON.
-      runInOrder(observe, req, res, abandon, () => {
-        answerApiError(res, unreadableTargetError(), { logger, path: '' });
-      });
-      return true;
-    }
+    // An unreadable target is the framework's to refuse (markUnreadableTargets).
+    if (url === undefined) return false;
     const path = url.pathname ?? '';
     const match = matchQueryRoute(routes, req.method, path);
     if (match === undefined) return false;

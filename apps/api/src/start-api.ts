@@ -19,7 +19,9 @@ import {
 import {
   ApiExceptionFilter,
   answerBeforeFramework,
+  markUnreadableTargets,
   observeHttpRequests,
+  refuseUnreadableTarget,
   requestIdMiddleware,
   requireContentType,
 } from '@vigil/http';
@@ -43,7 +45,7 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
   ];
   // The query endpoints are answered before Express (serveQueryRoutes); the rest of the API (the
   // OpenAPI document, and the 404 of any other path) goes through the same middleware in Express.
-  for (const handler of [...observe, ...readBody]) app.use(handler);
+  for (const handler of [...observe, refuseUnreadableTarget, ...readBody]) app.use(handler);
   answerBeforeFramework(
     app.getHttpServer(),
     serveQueryRoutes({
@@ -59,6 +61,8 @@ export async function createApiApp(deps: ApiDependencies): Promise<NestExpressAp
       logger: deps.logger,
     }),
   );
+  // Installed last, so it runs first: the front and Express both see a readable URL.
+  markUnreadableTargets(app.getHttpServer());
   app.useGlobalFilters(new ApiExceptionFilter(deps.logger));
   app.disable('x-powered-by');
   return app;
