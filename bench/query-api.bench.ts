@@ -5,7 +5,10 @@
  *
  * A third side, a bare node:http server that forwards the same search to Elasticsearch and
  * answers the page as JSON (no framework, no token), shows what the extra HTTP hop alone costs:
- * the floor any API in front of Elasticsearch pays on this machine.
+ * the floor any API in front of Elasticsearch pays on this machine. A fourth, the same forwarder
+ * checking each request's token the least way the design allows (one coalesced PostgreSQL lookup
+ * by SHA-256, see leastTokenCheck), is the floor of an API that must refuse a deleted token on
+ * its next request.
  *
  * Then the same searches from BENCH_CLIENTS (8) closed-loop clients for BENCH_CONCURRENT_SECONDS
  * (10) per side, BENCH_PASSES (3) passes: requests per second, p50 and p99, and the CPU time per
@@ -13,7 +16,8 @@
  * deployed) and of Elasticsearch.
  *
  *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes;
- *                               BENCH_API_NODE_FLAGS adds node flags to the API's process)
+ *                               BENCH_API_NODE_FLAGS adds node flags to the API's process,
+ *                               BENCH_BARE_NODE_FLAGS to the bare forwarder's)
  *
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
@@ -35,7 +39,7 @@ import { BENCH_SERVERS } from './support/bench-servers';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
 const WARMUP = 200;
-const SIDES = ['api', 'direct', 'bare'] as const;
+const SIDES = ['api', 'direct', 'bare', 'checked'] as const;
 type Side = (typeof SIDES)[number];
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 10) * 1000;
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
   let stopApi: (() => Promise<void>) | undefined;
   let stopApiWithoutMetrics: (() => Promise<void>) | undefined;
   let stopBare: (() => Promise<void>) | undefined;
+  let stopChecked: (() => Promise<void>) | undefined;
   let stopApiProcess: (() => Promise<void>) | undefined;
   try {
     const apiEnv = {
@@ -223,8 +228,36 @@ async function main(): Promise<void> {
       env: { ...process.env, ELASTICSEARCH_URL, BENCH_INDEX: index },
       portVariable: 'BENCH_PORT',
       probePath: '/',
+      nodeFlags: (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(' ').filter(Boolean),
     });
     stopBare = bare.stop;
+    const checked = await startBenchProcess({
+      script: 'dist/bench/support/bare-forwarder-server.js',
+      env: {
+        ...process.env,
+        ELASTICSEARCH_URL,
+        BENCH_INDEX: index,
+        BENCH_TOKEN_DATABASE_URL: databaseUrl.toString(),
+      },
+      portVariable: 'BENCH_PORT',
+      probePath: '/',
+    });
+    stopChecked = checked.stop;
+    // The floor must do the check it stands for: an unknown token and a deleted one are refused.
+    const deleted = await tokens.createToken({
+      name: 'deleted',
+      permissions: { detection: 'read' },
+    });
+    await tokens.deleteToken(deleted.token.id);
+    for (const refused of ['vgk1-unknown', deleted.value]) {
+      const answer = await postJson(
+        agent,
+        checked.url,
+        { authorization: `Bearer ${refused}`, 'content-type': 'application/json' },
+        JSON.stringify({ query: queries[0].text(0) }),
+      ).catch(() => ({ status: 0 }));
+      if (answer.status !== 401) throw new Error(`the token check answered ${answer.status}`);
+    }
     // The API in a process of its own, like the bare forwarder, so each one's CPU time per
     // request can be set beside Elasticsearch's and neither shares the clients' event loop.
     const apiProcess = await startBenchProcess({
@@ -261,10 +294,11 @@ async function main(): Promise<void> {
       direct: async (text) =>
         Math.min(100, (await es.search(searchRequest(index, text))).hits.hits.length),
       bare: (text) => post(bare.url, {}, text),
+      checked: (text) => post(checked.url, { authorization: `Bearer ${token}` }, text),
     };
     const rows: string[] = [];
     for (const query of queries) {
-      const times: Record<Side, number[]> = { api: [], direct: [], bare: [] };
+      const times: Record<Side, number[]> = { api: [], direct: [], bare: [], checked: [] };
       for (let i = 0; i < WARMUP + ITERATIONS; i += 1) {
         const text = query.text(i);
         // Rotate which side goes first, so none profits from caches another warmed.
@@ -277,18 +311,18 @@ async function main(): Promise<void> {
         }
         if (counts.size !== 1) throw new Error(`different results for ${text}`);
       }
-      const [a50, a99, d50, d99, b50, b99] = (['api', 'direct', 'bare'] as const).flatMap(
-        (side) => {
-          const sorted = times[side].sort((a, b) => a - b);
-          return [percentile(sorted, 50), percentile(sorted, 99)];
-        },
-      );
+      const [a50, a99, d50, d99, b50, b99, c50, c99] = SIDES.flatMap((side) => {
+        const sorted = times[side].sort((a, b) => a - b);
+        return [percentile(sorted, 50), percentile(sorted, 99)];
+      });
       rows.push(
         `${query.name.padEnd(17)} API p50 ${a50.toFixed(2)} ms  p99 ${a99.toFixed(2)} ms | ` +
           `direct p50 ${d50.toFixed(2)} ms  p99 ${d99.toFixed(2)} ms | ` +
           `p50 ratio ${(a50 / d50).toFixed(2)}x (target <= 1.5x)  p99 ratio ${(a99 / d99).toFixed(2)}x`,
         `${''.padEnd(17)} bare forwarder p50 ${b50.toFixed(2)} ms  p99 ${b99.toFixed(2)} ms | ` +
           `its p50 ratio to direct ${(b50 / d50).toFixed(2)}x | API p50 over it ${(a50 - b50).toFixed(2)} ms`,
+        `${''.padEnd(17)} forwarder with token check p50 ${c50.toFixed(2)} ms  p99 ${c99.toFixed(2)} ms | ` +
+          `over the bare forwarder ${(c50 - b50).toFixed(2)} ms | API p50 over it ${(a50 - c50).toFixed(2)} ms`,
       );
     }
     console.log(`${count} events, ${ITERATIONS} iterations per query, sequential`);
@@ -310,6 +344,7 @@ async function main(): Promise<void> {
         await es.search(searchRequest(index, text));
       },
       bare: (text) => concurrentPost(bare.url, {}, text),
+      checked: (text) => concurrentPost(checked.url, { authorization: `Bearer ${token}` }, text),
     };
     const concurrentQueries: { name: string; text: (i: number) => string }[] = [
       {
@@ -323,9 +358,15 @@ async function main(): Promise<void> {
         `${passCount()} passes, median (spread); load average ${loadAverage()}`,
     );
     for (const query of concurrentQueries) {
-      const results: Record<Side, ClosedLoopResult[]> = { api: [], direct: [], bare: [] };
+      const results: Record<Side, ClosedLoopResult[]> = {
+        api: [],
+        direct: [],
+        bare: [],
+        checked: [],
+      };
       const apiCpuMs: number[] = [];
       const bareCpuMs: number[] = [];
+      const checkedCpuMs: number[] = [];
       const esCpuMsDuringApi: number[] = [];
       const esCpuMsDuringBare: number[] = [];
       const esCpuMsDirect: number[] = [];
@@ -338,6 +379,7 @@ async function main(): Promise<void> {
           const esBefore = await elasticsearchCpuSeconds(es);
           const apiBefore = cpuSecondsOfProcess(apiProcess.pid);
           const bareBefore = cpuSecondsOfProcess(bare.pid);
+          const checkedBefore = cpuSecondsOfProcess(checked.pid);
           const result = await closedLoop(CLIENTS, CONCURRENT_MS, (i) =>
             concurrentSides[side](query.text(i)),
           );
@@ -353,6 +395,11 @@ async function main(): Promise<void> {
             bareCpuMs.push(((cpuSecondsOfProcess(bare.pid) - bareBefore) * 1000) / result.requests);
             esCpuMsDuringBare.push(esMs / result.requests);
           }
+          if (side === 'checked') {
+            checkedCpuMs.push(
+              ((cpuSecondsOfProcess(checked.pid) - checkedBefore) * 1000) / result.requests,
+            );
+          }
           if (side === 'direct') esCpuMsDirect.push(esMs / result.requests);
         }
       }
@@ -360,13 +407,14 @@ async function main(): Promise<void> {
       const line = (side: Side) =>
         `${medianAndSpread(rate(side))} req/s, p50 ${median(results[side].map((r) => r.p50Ms)).toFixed(2)} ms, ` +
         `p99 ${median(results[side].map((r) => r.p99Ms)).toFixed(2)} ms`;
-      const ratios = (over: Side) => rate('api').map((r, i) => r / rate(over)[i]);
+      const ratios = (over: Side, of: Side = 'api') => rate(of).map((r, i) => r / rate(over)[i]);
       const cpuRatios = apiCpuMs.map((ms, i) => ms / esCpuMsDuringApi[i]);
       const bareCpuRatios = bareCpuMs.map((ms, i) => ms / esCpuMsDuringBare[i]);
       console.log(`  ${query.name}`);
       console.log(`    API             ${line('api')}`);
       console.log(`    direct          ${line('direct')}`);
       console.log(`    bare forwarder  ${line('bare')}`);
+      console.log(`    forwarder with token check ${line('checked')}`);
       console.log(
         `    API / direct ${medianAndSpread(ratios('direct'), 2)} (target >= 0.8); ` +
           `API / bare forwarder ${medianAndSpread(ratios('bare'), 2)} (target >= 0.9)`,
@@ -375,6 +423,14 @@ async function main(): Promise<void> {
         `    CPU per request: API ${medianAndSpread(apiCpuMs, 2)} ms, Elasticsearch ` +
           `${medianAndSpread(esCpuMsDuringApi, 2)} ms (direct: ${medianAndSpread(esCpuMsDirect, 2)} ms); ` +
           `API / Elasticsearch ${medianAndSpread(cpuRatios, 2)} (target <= 0.3)`,
+      );
+      console.log(
+        `    forwarder with token check / bare forwarder ${medianAndSpread(ratios('bare', 'checked'), 2)} ` +
+          `(the floor of API / bare forwarder); API / forwarder with token check ` +
+          `${medianAndSpread(ratios('checked'), 2)}`,
+      );
+      console.log(
+        `    CPU per request of the forwarder with token check ${medianAndSpread(checkedCpuMs, 2)} ms`,
       );
       console.log(
         `    CPU per request of the bare forwarder ${medianAndSpread(bareCpuMs, 2)} ms, ` +
@@ -399,6 +455,7 @@ async function main(): Promise<void> {
   } finally {
     agent.destroy();
     await stopBare?.();
+    await stopChecked?.();
     await stopApiProcess?.();
     await stopApi?.();
     await stopApiWithoutMetrics?.();
