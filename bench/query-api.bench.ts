@@ -11,9 +11,9 @@
  * its next request.
  *
  * Then the same searches from BENCH_CLIENTS (8) closed-loop clients for BENCH_CONCURRENT_SECONDS
- * (10) per side, BENCH_PASSES (3) passes: requests per second, p50 and p99, and the CPU time per
- * request of the API and of the bare forwarder (each in a process of its own, run built as
- * deployed) and of Elasticsearch.
+ * (10) per side, in BENCH_SLICES (10) slices the sides take in turn, BENCH_PASSES (3) passes:
+ * requests per second, p50 and p99, and the CPU time per request of the API and of the
+ * forwarders (each in a process of its own, run built as deployed) and of Elasticsearch.
  *
  *   npm run bench:query        (BENCH_EVENTS, BENCH_ITERATIONS override the sizes;
  *                               BENCH_API_NODE_FLAGS adds node flags to the API's process,
@@ -22,6 +22,7 @@
  * Needs the local servers (deploy/local/servers.sh). Cleans up its index and database.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +32,12 @@ import { IndexNames, createElasticsearchClient, toEventDocument } from '@vigil/s
 import { startApi } from '../apps/api/src/start-api';
 import { loadAverage, median, medianAndSpread, passCount } from './support/bench-passes';
 import { startBenchProcess } from './support/bench-process';
-import { closedLoop, cpuSecondsOfProcess, type ClosedLoopResult } from './support/closed-loop';
+import {
+  closedLoop,
+  combinedClosedLoops,
+  cpuSecondsOfProcess,
+  type ClosedLoopResult,
+} from './support/closed-loop';
 import { searchRequest } from './support/search-request';
 import { latencyWithAndWithoutMetrics } from './support/metrics-overhead';
 import { BENCH_SERVERS } from './support/bench-servers';
@@ -43,6 +49,8 @@ const SIDES = ['api', 'direct', 'bare', 'checked'] as const;
 type Side = (typeof SIDES)[number];
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 10) * 1000;
+/** Into how many slices each side's time of a pass is cut (BENCH_SLICES, 10), taken in turn. */
+const SLICES = Math.max(1, Number(process.env.BENCH_SLICES ?? 10));
 const BATCH = 10_000;
 const PARALLEL_BULKS = 3;
 const ELASTICSEARCH_URL = BENCH_SERVERS.elasticsearchUrl;
@@ -107,14 +115,32 @@ function postJson(
 
 type ElasticsearchClient = ReturnType<typeof createElasticsearchClient>;
 
-/** CPU seconds Elasticsearch has used so far, summed over its nodes. */
-async function elasticsearchCpuSeconds(es: ElasticsearchClient): Promise<number> {
-  const stats = await es.nodes.stats({ metric: 'process' });
-  const millis = Object.values(stats.nodes).reduce(
-    (sum, node) => sum + (node.process?.cpu?.total_in_millis ?? 0),
-    0,
-  );
-  return millis / 1000;
+/**
+ * How to read the CPU seconds Elasticsearch has used so far, summed over its nodes: from /proc
+ * when its nodes run on this machine (live, to the clock tick), else from its node stats, which
+ * it refreshes only once a second (too coarse for slices of a second).
+ */
+async function elasticsearchCpuReader(es: ElasticsearchClient): Promise<() => Promise<number>> {
+  const info = await es.nodes.info({ metric: 'process' });
+  const nodes = Object.values(info.nodes);
+  const pids = nodes.flatMap((node) => (node.process?.id === undefined ? [] : [node.process.id]));
+  // A pid of this machine that is an Elasticsearch, not another machine's number.
+  const isLocalNode = (pid: number) =>
+    existsSync(`/proc/${pid}/cmdline`) &&
+    readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('elasticsearch');
+  const local = pids.length === nodes.length && pids.every(isLocalNode);
+  if (local) {
+    return () => Promise.resolve(pids.reduce((sum, pid) => sum + cpuSecondsOfProcess(pid), 0));
+  }
+  console.log('Elasticsearch runs elsewhere: its CPU is read from its node stats');
+  return async () => {
+    const stats = await es.nodes.stats({ metric: 'process' });
+    const millis = Object.values(stats.nodes).reduce(
+      (sum, node) => sum + (node.process?.cpu?.total_in_millis ?? 0),
+      0,
+    );
+    return millis / 1000;
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -346,6 +372,13 @@ async function main(): Promise<void> {
       bare: (text) => concurrentPost(bare.url, {}, text),
       checked: (text) => concurrentPost(checked.url, { authorization: `Bearer ${token}` }, text),
     };
+    const elasticsearchCpuSeconds = await elasticsearchCpuReader(es);
+    const pidOf: Record<Side, number | undefined> = {
+      api: apiProcess.pid,
+      direct: undefined,
+      bare: bare.pid,
+      checked: checked.pid,
+    };
     const concurrentQueries: { name: string; text: (i: number) => string }[] = [
       {
         name: "risk_score > 5 AND source = 'okta'",
@@ -354,7 +387,8 @@ async function main(): Promise<void> {
       queries[0],
     ];
     console.log(
-      `concurrent: ${CLIENTS} closed-loop clients, ${CONCURRENT_MS / 1000} s per side and pass, ` +
+      `concurrent: ${CLIENTS} closed-loop clients, ${CONCURRENT_MS / 1000} s per side and pass ` +
+        `in ${SLICES} slices taken in turn, ` +
         `${passCount()} passes, median (spread); load average ${loadAverage()}`,
     );
     for (const query of concurrentQueries) {
@@ -374,34 +408,41 @@ async function main(): Promise<void> {
         await closedLoop(CLIENTS, 2_000, (i) => concurrentSides[side](query.text(i)));
       }
       for (let pass = 0; pass < passCount(); pass++) {
-        for (let k = 0; k < SIDES.length; k++) {
-          const side = SIDES[(pass + k) % SIDES.length];
-          const esBefore = await elasticsearchCpuSeconds(es);
-          const apiBefore = cpuSecondsOfProcess(apiProcess.pid);
-          const bareBefore = cpuSecondsOfProcess(bare.pid);
-          const checkedBefore = cpuSecondsOfProcess(checked.pid);
-          const result = await closedLoop(CLIENTS, CONCURRENT_MS, (i) =>
-            concurrentSides[side](query.text(i)),
-          );
-          const esMs = ((await elasticsearchCpuSeconds(es)) - esBefore) * 1000;
-          results[side].push(result);
-          if (side === 'api') {
-            apiCpuMs.push(
-              ((cpuSecondsOfProcess(apiProcess.pid) - apiBefore) * 1000) / result.requests,
+        // Each side's time is cut in slices taken in turn, so a drift of the machine's speed
+        // within the pass falls on every side alike.
+        const slices: Record<Side, ClosedLoopResult[]> = {
+          api: [],
+          direct: [],
+          bare: [],
+          checked: [],
+        };
+        const processCpuMs: Record<Side, number> = { api: 0, direct: 0, bare: 0, checked: 0 };
+        const esCpuMs: Record<Side, number> = { api: 0, direct: 0, bare: 0, checked: 0 };
+        for (let slice = 0; slice < SLICES; slice++) {
+          for (let k = 0; k < SIDES.length; k++) {
+            const side = SIDES[(pass + slice + k) % SIDES.length];
+            const pid = pidOf[side];
+            const esBefore = await elasticsearchCpuSeconds();
+            const processBefore = pid === undefined ? 0 : cpuSecondsOfProcess(pid);
+            slices[side].push(
+              await closedLoop(CLIENTS, CONCURRENT_MS / SLICES, (i) =>
+                concurrentSides[side](query.text(i)),
+              ),
             );
-            esCpuMsDuringApi.push(esMs / result.requests);
+            esCpuMs[side] += ((await elasticsearchCpuSeconds()) - esBefore) * 1000;
+            if (pid !== undefined) {
+              processCpuMs[side] += (cpuSecondsOfProcess(pid) - processBefore) * 1000;
+            }
           }
-          if (side === 'bare') {
-            bareCpuMs.push(((cpuSecondsOfProcess(bare.pid) - bareBefore) * 1000) / result.requests);
-            esCpuMsDuringBare.push(esMs / result.requests);
-          }
-          if (side === 'checked') {
-            checkedCpuMs.push(
-              ((cpuSecondsOfProcess(checked.pid) - checkedBefore) * 1000) / result.requests,
-            );
-          }
-          if (side === 'direct') esCpuMsDirect.push(esMs / result.requests);
         }
+        for (const side of SIDES) results[side].push(combinedClosedLoops(slices[side]));
+        const requests = (side: Side) => results[side][pass].requests;
+        apiCpuMs.push(processCpuMs.api / requests('api'));
+        esCpuMsDuringApi.push(esCpuMs.api / requests('api'));
+        bareCpuMs.push(processCpuMs.bare / requests('bare'));
+        esCpuMsDuringBare.push(esCpuMs.bare / requests('bare'));
+        checkedCpuMs.push(processCpuMs.checked / requests('checked'));
+        esCpuMsDirect.push(esCpuMs.direct / requests('direct'));
       }
       const rate = (side: Side) => results[side].map((r) => r.requestsPerSecond);
       const line = (side: Side) =>

@@ -7,6 +7,10 @@ export interface ClosedLoopResult {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** How long the run took, from the first request to the last answer. */
+  seconds: number;
+  /** Every request's latency, in ascending order. */
+  latenciesMs: number[];
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -38,11 +42,26 @@ export async function closedLoop(
   );
   const seconds = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
+  return summary(times, seconds);
+}
+
+/** Several runs of one side as one: their requests over their time together. */
+export function combinedClosedLoops(runs: readonly ClosedLoopResult[]): ClosedLoopResult {
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  return summary(
+    runs.flatMap((run) => run.latenciesMs).sort((a, b) => a - b),
+    seconds,
+  );
+}
+
+function summary(sortedTimes: number[], seconds: number): ClosedLoopResult {
   return {
-    requestsPerSecond: times.length / seconds,
-    p50Ms: percentile(times, 50),
-    p99Ms: percentile(times, 99),
-    requests: times.length,
+    requestsPerSecond: sortedTimes.length / seconds,
+    p50Ms: percentile(sortedTimes, 50),
+    p99Ms: percentile(sortedTimes, 99),
+    requests: sortedTimes.length,
+    seconds,
+    latenciesMs: sortedTimes,
   };
 }
 
