@@ -47,6 +47,9 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
 const WARMUP = 200;
 const SIDES = ['api', 'direct', 'bare', 'checked'] as const;
 type Side = (typeof SIDES)[number];
+/** A value of each side's own, made by `make`. */
+const perSide = <T>(make: () => T) =>
+  Object.fromEntries(SIDES.map((side) => [side, make()])) as Record<Side, T>;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const CONCURRENT_MS = Number(process.env.BENCH_CONCURRENT_SECONDS ?? 10) * 1000;
 /** Into how many slices each side's time of a pass is cut (BENCH_SLICES, 10), taken in turn. */
@@ -324,7 +327,7 @@ async function main(): Promise<void> {
     };
     const rows: string[] = [];
     for (const query of queries) {
-      const times: Record<Side, number[]> = { api: [], direct: [], bare: [], checked: [] };
+      const times = perSide((): number[] => []);
       for (let i = 0; i < WARMUP + ITERATIONS; i += 1) {
         const text = query.text(i);
         // Rotate which side goes first, so none profits from caches another warmed.
@@ -392,32 +395,19 @@ async function main(): Promise<void> {
         `${passCount()} passes, median (spread); load average ${loadAverage()}`,
     );
     for (const query of concurrentQueries) {
-      const results: Record<Side, ClosedLoopResult[]> = {
-        api: [],
-        direct: [],
-        bare: [],
-        checked: [],
-      };
-      const apiCpuMs: number[] = [];
-      const bareCpuMs: number[] = [];
-      const checkedCpuMs: number[] = [];
-      const esCpuMsDuringApi: number[] = [];
-      const esCpuMsDuringBare: number[] = [];
-      const esCpuMsDirect: number[] = [];
+      const results = perSide((): ClosedLoopResult[] => []);
+      // Per pass: CPU time per request of the side's own process, and of Elasticsearch meanwhile.
+      const cpuMs = perSide((): number[] => []);
+      const esCpuMs = perSide((): number[] => []);
       for (const side of SIDES) {
         await closedLoop(CLIENTS, 2_000, (i) => concurrentSides[side](query.text(i)));
       }
       for (let pass = 0; pass < passCount(); pass++) {
         // Each side's time is cut in slices taken in turn, so a drift of the machine's speed
         // within the pass falls on every side alike.
-        const slices: Record<Side, ClosedLoopResult[]> = {
-          api: [],
-          direct: [],
-          bare: [],
-          checked: [],
-        };
-        const processCpuMs: Record<Side, number> = { api: 0, direct: 0, bare: 0, checked: 0 };
-        const esCpuMs: Record<Side, number> = { api: 0, direct: 0, bare: 0, checked: 0 };
+        const slices = perSide((): ClosedLoopResult[] => []);
+        const processCpuMsOfPass = perSide(() => 0);
+        const esCpuMsOfPass = perSide(() => 0);
         for (let slice = 0; slice < SLICES; slice++) {
           for (let k = 0; k < SIDES.length; k++) {
             const side = SIDES[(pass + slice + k) % SIDES.length];
@@ -429,28 +419,25 @@ async function main(): Promise<void> {
                 concurrentSides[side](query.text(i)),
               ),
             );
-            esCpuMs[side] += ((await elasticsearchCpuSeconds()) - esBefore) * 1000;
+            esCpuMsOfPass[side] += ((await elasticsearchCpuSeconds()) - esBefore) * 1000;
             if (pid !== undefined) {
-              processCpuMs[side] += (cpuSecondsOfProcess(pid) - processBefore) * 1000;
+              processCpuMsOfPass[side] += (cpuSecondsOfProcess(pid) - processBefore) * 1000;
             }
           }
         }
-        for (const side of SIDES) results[side].push(combinedClosedLoops(slices[side]));
-        const requests = (side: Side) => results[side][pass].requests;
-        apiCpuMs.push(processCpuMs.api / requests('api'));
-        esCpuMsDuringApi.push(esCpuMs.api / requests('api'));
-        bareCpuMs.push(processCpuMs.bare / requests('bare'));
-        esCpuMsDuringBare.push(esCpuMs.bare / requests('bare'));
-        checkedCpuMs.push(processCpuMs.checked / requests('checked'));
-        esCpuMsDirect.push(esCpuMs.direct / requests('direct'));
+        for (const side of SIDES) {
+          const combined = combinedClosedLoops(slices[side]);
+          results[side].push(combined);
+          cpuMs[side].push(processCpuMsOfPass[side] / combined.requests);
+          esCpuMs[side].push(esCpuMsOfPass[side] / combined.requests);
+        }
       }
       const rate = (side: Side) => results[side].map((r) => r.requestsPerSecond);
       const line = (side: Side) =>
         `${medianAndSpread(rate(side))} req/s, p50 ${median(results[side].map((r) => r.p50Ms)).toFixed(2)} ms, ` +
         `p99 ${median(results[side].map((r) => r.p99Ms)).toFixed(2)} ms`;
       const ratios = (over: Side, of: Side = 'api') => rate(of).map((r, i) => r / rate(over)[i]);
-      const cpuRatios = apiCpuMs.map((ms, i) => ms / esCpuMsDuringApi[i]);
-      const bareCpuRatios = bareCpuMs.map((ms, i) => ms / esCpuMsDuringBare[i]);
+      const cpuRatios = (side: Side) => cpuMs[side].map((ms, i) => ms / esCpuMs[side][i]);
       console.log(`  ${query.name}`);
       console.log(`    API             ${line('api')}`);
       console.log(`    direct          ${line('direct')}`);
@@ -461,9 +448,9 @@ async function main(): Promise<void> {
           `API / bare forwarder ${medianAndSpread(ratios('bare'), 2)} (target >= 0.9)`,
       );
       console.log(
-        `    CPU per request: API ${medianAndSpread(apiCpuMs, 2)} ms, Elasticsearch ` +
-          `${medianAndSpread(esCpuMsDuringApi, 2)} ms (direct: ${medianAndSpread(esCpuMsDirect, 2)} ms); ` +
-          `API / Elasticsearch ${medianAndSpread(cpuRatios, 2)} (target <= 0.3)`,
+        `    CPU per request: API ${medianAndSpread(cpuMs.api, 2)} ms, Elasticsearch ` +
+          `${medianAndSpread(esCpuMs.api, 2)} ms (direct: ${medianAndSpread(esCpuMs.direct, 2)} ms); ` +
+          `API / Elasticsearch ${medianAndSpread(cpuRatios('api'), 2)} (target <= 0.3)`,
       );
       console.log(
         `    forwarder with token check / bare forwarder ${medianAndSpread(ratios('bare', 'checked'), 2)} ` +
@@ -471,11 +458,11 @@ async function main(): Promise<void> {
           `${medianAndSpread(ratios('checked'), 2)}`,
       );
       console.log(
-        `    CPU per request of the forwarder with token check ${medianAndSpread(checkedCpuMs, 2)} ms`,
+        `    CPU per request of the forwarder with token check ${medianAndSpread(cpuMs.checked, 2)} ms`,
       );
       console.log(
-        `    CPU per request of the bare forwarder ${medianAndSpread(bareCpuMs, 2)} ms, ` +
-          `over Elasticsearch's ${medianAndSpread(bareCpuRatios, 2)} (the floor of the ratio above)`,
+        `    CPU per request of the bare forwarder ${medianAndSpread(cpuMs.bare, 2)} ms, ` +
+          `over Elasticsearch's ${medianAndSpread(cpuRatios('bare'), 2)} (the floor of the ratio above)`,
       );
     }
     concurrentAgent.destroy();

@@ -1,5 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { Pool } from 'pg';
+import { bearerTokenOf } from '@vigil/auth';
 
 /** Joined in one round trip, as the API's lookups are (CoalescingApiTokenStore). */
 const LOOKUP = {
@@ -57,7 +58,7 @@ export function leastTokenCheck(
       });
   };
   return (authorization) => {
-    const value = authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined;
+    const value = bearerTokenOf(authorization);
     if (value === undefined) return Promise.resolve(false);
     return new Promise((resolve, reject) => {
       waiting.push({ tokenHash: hash('sha256', value, 'buffer'), resolve, reject });
