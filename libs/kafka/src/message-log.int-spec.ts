@@ -343,6 +343,19 @@ describe.each(adapters)('MessageLog contract (%s)', (name, openLog) => {
     await publisher.disconnect();
   }, 60_000);
 
+  it('lets a readiness check under way end before it closes, and refuses checks after', async () => {
+    const checks = log.readinessChecks();
+    const underWay = checks.map((check) =>
+      check.check(AbortSignal.timeout(5_000)).then(
+        () => 'answered',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      ),
+    );
+    await log.close();
+    expect(await Promise.all(underWay)).toEqual(checks.map(() => 'answered'));
+    await expect(checks[0].check(AbortSignal.timeout(5_000))).rejects.toThrow(/closed/);
+  }, 60_000);
+
   it("tells the processor's observer each committed batch", async () => {
     const publisher = log.createContractPublisher(topics);
     await publisher.connect();

@@ -13,12 +13,18 @@ import { ensureTopics } from './ensure-topics';
 import { partitionLags } from './partition-offsets';
 import { TransactionalProcessor } from './transactional-processor';
 
+/** How long close() waits for admin work under way: a request's time on a reachable broker. */
+const CLOSE_WAIT_MS = 5_000;
+
 /** The MessageLog port on Kafka and the schema registry: the classes the apps used directly. */
 export class KafkaMessageLog implements MessageLog {
   readonly kind = 'kafka' as const;
   readonly codec: AvroCodec;
   /** For lag and readiness: connected on first use, dropped after any failure. */
   private admin: Promise<Admin> | null = null;
+  /** Admin work under way, which close() lets finish before it disconnects. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed = false;
 
   constructor(
     readonly kafka: Kafka,
@@ -75,14 +81,38 @@ export class KafkaMessageLog implements MessageLog {
     return [kafka, registry];
   }
 
-  /** Producers and consumers close with their own stop(); the admin client closes here. */
+  /**
+   * Producers and consumers close with their own stop(); the admin client closes here, once the
+   * work under way on it (a lag refresh, a readiness check) has ended or CLOSE_WAIT_MS passed.
+   * Nothing starts on it afterwards.
+   */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      });
+      await Promise.race([Promise.allSettled([...this.inFlight]), limit]);
+      clearTimeout(timer);
+    }
     const admin = this.admin;
     this.admin = null;
     await admin?.then((a) => a.disconnect()).catch(() => undefined);
   }
 
   private async withAdmin<T>(work: (admin: Admin) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('the Kafka message log is closed');
+    const running = this.adminWork(work);
+    this.inFlight.add(running);
+    try {
+      return await running;
+    } finally {
+      this.inFlight.delete(running);
+    }
+  }
+
+  private async adminWork<T>(work: (admin: Admin) => Promise<T>): Promise<T> {
     if (!this.admin) {
       // No retries of its own: the caller asks again on its next turn.
       const admin = this.kafka.admin({ retry: { retries: 0 } });

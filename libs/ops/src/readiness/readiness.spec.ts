@@ -95,8 +95,40 @@ describe('Readiness', () => {
   it('forgets the checks of an app that stopped', async () => {
     const readiness = new Readiness();
     const remove = readiness.add('api', [fails('postgresql', 'down')]);
-    remove();
+    await remove();
     expect((await readiness.report()).ready).toBe(true);
+  });
+
+  it('waits, when an app stops, for its check still running, so its client is not closed under it', async () => {
+    const readiness = new Readiness({ timeoutMs: 20 });
+    let finish: () => void = () => undefined;
+    let finished = false;
+    const remove = readiness.add('ingest', [
+      {
+        dependency: 'kafka',
+        check: () =>
+          new Promise<void>((resolve) => {
+            finish = () => {
+              finished = true;
+              resolve();
+            };
+          }),
+      },
+    ]);
+    // The probe gives up at the timeout; the check itself is still running after it.
+    expect((await readiness.report()).ready).toBe(false);
+    setTimeout(() => finish(), 5);
+    await remove();
+    expect(finished).toBe(true);
+  });
+
+  it('waits no longer than the timeout for a check that never ends', async () => {
+    const readiness = new Readiness({ timeoutMs: 30 });
+    const remove = readiness.add('api', [hangs('elasticsearch')]);
+    await readiness.report();
+    const started = Date.now();
+    await remove();
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('keeps a reason to one line, without the credentials of a URL', async () => {

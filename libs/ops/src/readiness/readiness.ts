@@ -55,12 +55,23 @@ export class Readiness {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Adds an app's checks; the returned function removes them (the app stopped). */
-  add(app: string, checks: readonly ReadinessCheck[]): () => void {
+  /**
+   * Adds an app's checks; the returned function removes them (the app stopped) and waits, at most
+   * the timeout, for those still running, so the app does not close a client a check is using.
+   */
+  add(app: string, checks: readonly ReadinessCheck[]): () => Promise<void> {
     const added = checks.map((check): Entry => ({ app, check, last: null, running: null }));
     for (const entry of added) this.entries.add(entry);
-    return () => {
+    return async () => {
       for (const entry of added) this.entries.delete(entry);
+      const running = added.flatMap((entry) => (entry.running ? [entry.running] : []));
+      if (running.length === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.timeoutMs);
+      });
+      await Promise.race([Promise.allSettled(running), limit]);
+      clearTimeout(timer);
     };
   }
 
