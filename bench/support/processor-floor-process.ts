@@ -8,6 +8,9 @@
  *
  * With FLOOR_OUTPUT=none it writes no record, only each batch's offsets in its transaction: the
  * floor of exactly-once consumption alone, under any processor whatever it writes. With
+ * FLOOR_OUTPUT=commands it writes the processor's command records and no state record: the
+ * floor of any processor that sends these notifications, however little state it keeps (and the
+ * indexer, without state records, indexes no detection). With
  * FLOOR_COMPRESSION=none it writes the records uncompressed (the processor writes gzip).
  *
  * Environment: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, VIGIL_TOPIC_PREFIX, VIGIL_TOPIC_PARTITIONS,
@@ -17,6 +20,8 @@ import http from 'node:http';
 import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
 import { AvroCodec, TopicCatalog, stopRequestQueueSpin } from '@vigil/kafka';
 import { ProcessorFloor, processorOutputs, recordsByPartition } from './processor-floor';
+
+const FLOOR_OUTPUTS = ['processor', 'commands', 'none'];
 
 function required(name: string): string {
   const value = process.env[name];
@@ -37,7 +42,16 @@ async function main(): Promise<void> {
     // A batch that fails is retried by kafkajs; its errors are worth seeing.
     logLevel: logLevel.ERROR,
   });
-  const records = process.env.FLOOR_OUTPUT === 'none' ? [] : await processorOutputs(kafka, source);
+  const output = process.env.FLOOR_OUTPUT ?? 'processor';
+  if (!FLOOR_OUTPUTS.includes(output)) {
+    throw new Error(`FLOOR_OUTPUT must be one of ${FLOOR_OUTPUTS.join(', ')}, not ${output}`);
+  }
+  const records =
+    output === 'none'
+      ? []
+      : (await processorOutputs(kafka, source)).filter(
+          (record) => output === 'processor' || record.topic === source.notificationCommands,
+        );
   const bytesOf = (topic: string) =>
     records
       .filter((r) => r.topic === topic)
