@@ -17,7 +17,8 @@
  * batch: the most any exactly-once processor can reach, whatever it writes; with
  * BENCH_FLOOR_OUTPUT=commands it writes the processor's command records and no state: the most
  * any processor sending these notifications can reach (the indexer then indexes no detection,
- * so this floor is higher than any real one);
+ * so this floor is higher than any real one); with BENCH_FLOOR_OUTPUT=one-record one record of
+ * 8 bytes per transaction: what writing any output in the transaction costs, its bytes aside;
  * BENCH_FLOOR_COMPRESSION=none writes the processor's records uncompressed (it writes gzip).
  *
  *   npm run bench:pipeline      (BENCH_EVENTS 150,000, BENCH_DETECTIONS 2,000, BENCH_BATCH 500,
@@ -255,13 +256,17 @@ async function main(): Promise<void> {
         ? 'offsets only'
         : floorOutput === 'commands'
           ? `the processor's commands, no state${uncompressed}`
-          : `the processor's records${uncompressed}`;
+          : floorOutput === 'one-record'
+            ? 'one record of 8 bytes per transaction'
+            : `the processor's records${uncompressed}`;
     const floorReach =
       floorOutput === 'none'
         ? 'any exactly-once processor'
         : floorOutput === 'commands'
           ? 'any processor sending these notifications'
-          : 'a processor writing this output';
+          : floorOutput === 'one-record'
+            ? 'any exactly-once processor writing output'
+            : 'a processor writing this output';
     console.log(
       `  with its floor in its place    ${medianAndSpread(rates('floor'))} events/s (writing ${floorWrites})`,
     );

@@ -10,7 +10,9 @@
  * floor of exactly-once consumption alone, under any processor whatever it writes. With
  * FLOOR_OUTPUT=commands it writes the processor's command records and no state record: the
  * floor of any processor that sends these notifications, however little state it keeps (and the
- * indexer, without state records, indexes no detection). With
+ * indexer, without state records, indexes no detection). With FLOOR_OUTPUT=one-record it writes
+ * one record of 8 bytes per transaction to the commands topic: what a transaction with any output
+ * costs, whatever its bytes. With
  * FLOOR_COMPRESSION=none it writes the records uncompressed (the processor writes gzip).
  *
  * Environment: KAFKA_BROKERS, SCHEMA_REGISTRY_URL, VIGIL_TOPIC_PREFIX, VIGIL_TOPIC_PARTITIONS,
@@ -21,7 +23,7 @@ import { CompressionTypes, Kafka, logLevel } from 'kafkajs';
 import { AvroCodec, TopicCatalog, stopRequestQueueSpin } from '@vigil/kafka';
 import { ProcessorFloor, processorOutputs, recordsByPartition } from './processor-floor';
 
-const FLOOR_OUTPUTS = ['processor', 'commands', 'none'];
+const FLOOR_OUTPUTS = ['processor', 'commands', 'one-record', 'none'];
 
 function required(name: string): string {
   const value = process.env[name];
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
     throw new Error(`FLOOR_OUTPUT must be one of ${FLOOR_OUTPUTS.join(', ')}, not ${output}`);
   }
   const records =
-    output === 'none'
+    output === 'none' || output === 'one-record'
       ? []
       : (await processorOutputs(kafka, source)).filter(
           (record) => output === 'processor' || record.topic === source.notificationCommands,
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
     topics,
     groupId,
     topicOf: (record) => ownTopic.get(record.topic)!,
+    oneRecordTo: output === 'one-record' ? topics.notificationCommands : undefined,
   });
   // The processor's consumer settings (TransactionalProcessor).
   const consumer = kafka.consumer({

@@ -9,6 +9,8 @@ import {
 } from '@vigil/kafka';
 
 /** One record the stream processor wrote. */
+const ONE_RECORD = Buffer.alloc(8);
+
 export interface WrittenRecord {
   topic: string;
   key: string;
@@ -108,6 +110,11 @@ export interface ProcessorFloorOptions {
    * MinimalDetectionWork for the least a processor writing this output must do).
    */
   work?: (batch: Batch, values: readonly unknown[]) => void;
+  /**
+   * Instead of the processor's records, one record of a few bytes per transaction to this topic
+   * (the batch's partition of it): what a transaction with any output costs, its bytes aside.
+   */
+  oneRecordTo?: string;
 }
 
 /**
@@ -174,6 +181,9 @@ export class ProcessorFloor {
     this.handledByPartition.set(partition, handled);
     const inputEvents = this.options.inputEventsByPartition.get(partition) ?? handled;
     const share: WrittenRecord[] = [];
+    if (this.options.oneRecordTo !== undefined) {
+      share.push({ topic: this.options.oneRecordTo, key: 'floor', value: ONE_RECORD, partition });
+    }
     for (const [topic, partitions] of this.byOutput) {
       const records = partitions.get(partition) ?? [];
       const key = `${topic}|${partition}`;
