@@ -8,9 +8,10 @@ import {
   offsetsToCommit,
 } from '@vigil/kafka';
 
-/** One record the stream processor wrote. */
+/** The value of the floor's one record per transaction (oneRecordTo). */
 const ONE_RECORD = Buffer.alloc(8);
 
+/** One record the stream processor wrote. */
 export interface WrittenRecord {
   topic: string;
   key: string;
