@@ -249,24 +249,25 @@ async function main(): Promise<void> {
     );
     console.log(`  with the stream processor      ${medianAndSpread(rates('with'))} events/s`);
     console.log(`  without it (baseline)          ${medianAndSpread(rates('without'))} events/s`);
-    const floorOutput = process.env.BENCH_FLOOR_OUTPUT ?? 'processor';
     const uncompressed = process.env.BENCH_FLOOR_COMPRESSION === 'none' ? ', uncompressed' : '';
-    const floorWrites =
-      floorOutput === 'none'
-        ? 'offsets only'
-        : floorOutput === 'commands'
-          ? `the processor's commands, no state${uncompressed}`
-          : floorOutput === 'one-record'
-            ? 'one record of 8 bytes per transaction'
-            : `the processor's records${uncompressed}`;
-    const floorReach =
-      floorOutput === 'none'
-        ? 'any exactly-once processor'
-        : floorOutput === 'commands'
-          ? 'any processor sending these notifications'
-          : floorOutput === 'one-record'
-            ? 'any exactly-once processor writing output'
-            : 'a processor writing this output';
+    // What each floor writes, and whose most it is.
+    const floors: Record<string, { writes: string; reach: string }> = {
+      processor: {
+        writes: `the processor's records${uncompressed}`,
+        reach: 'a processor writing this output',
+      },
+      commands: {
+        writes: `the processor's commands, no state${uncompressed}`,
+        reach: 'any processor sending these notifications',
+      },
+      'one-record': {
+        writes: 'one record of 8 bytes per transaction',
+        reach: 'any exactly-once processor writing output',
+      },
+      none: { writes: 'offsets only', reach: 'any exactly-once processor' },
+    };
+    const { writes: floorWrites, reach: floorReach } =
+      floors[process.env.BENCH_FLOOR_OUTPUT ?? 'processor'];
     console.log(
       `  with its floor in its place    ${medianAndSpread(rates('floor'))} events/s (writing ${floorWrites})`,
     );
