@@ -44,12 +44,45 @@ describe('CoalescingApiTokenStore', () => {
   it('looks up the hashes asked in the same turn in one batch, each answered with its own', async () => {
     const held = new HeldStore();
     held.known.set('a', tokenOf('a'));
+    held.known.set('c', tokenOf('c'));
     const store = new CoalescingApiTokenStore(held);
-    const answers = Promise.all(['a', 'b', 'a'].map((key) => store.findLiveByHash(hash(key))));
+    const answers = Promise.all(['a', 'b', 'c'].map((key) => store.findLiveByHash(hash(key))));
     await turn();
-    expect(held.batches).toEqual([['a', 'b', 'a']]);
+    expect(held.batches).toEqual([['a', 'b', 'c']]);
     held.pending[0].answer();
-    expect((await answers).map((token) => token?.id ?? null)).toEqual(['a', null, 'a']);
+    expect((await answers).map((token) => token?.id ?? null)).toEqual(['a', null, 'c']);
+  });
+
+  it('asks a hash once per round trip however many requests present it', async () => {
+    const held = new HeldStore();
+    held.known.set('a', tokenOf('a'));
+    const store = new CoalescingApiTokenStore(held);
+    const keys = ['a', 'b', 'a', 'a', 'b', 'c'];
+    const answers = Promise.all(keys.map((key) => store.findLiveByHash(hash(key))));
+    await turn();
+    expect(held.batches).toEqual([['a', 'b', 'c']]);
+    held.pending[0].answer();
+    expect((await answers).map((token) => token?.id ?? null)).toEqual([
+      'a',
+      null,
+      'a',
+      'a',
+      null,
+      null,
+    ]);
+  });
+
+  it('tells hashes apart by every byte, not by a text form of them', async () => {
+    const held = new HeldStore();
+    const store = new CoalescingApiTokenStore(held);
+    // Not valid UTF-8: decoded as UTF-8 both would read as one replacement character.
+    const first = Buffer.from([0xff]);
+    const second = Buffer.from([0xfe]);
+    const answers = Promise.all([store.findLiveByHash(first), store.findLiveByHash(second)]);
+    await turn();
+    expect(held.batches[0]).toHaveLength(2);
+    held.pending[0].answer();
+    await answers;
   });
 
   it('lets lookups asked during a round trip join the next one, started after it answers', async () => {

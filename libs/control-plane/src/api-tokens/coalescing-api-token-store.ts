@@ -7,8 +7,8 @@ interface WaitingLookup {
   readonly reject: (error: unknown) => void;
 }
 
-/** More hashes than this wait for the next round trip. */
-const MAX_HASHES_PER_LOOKUP = 256;
+/** More lookups than this wait for the next round trip. */
+const MAX_LOOKUPS_PER_ROUND_TRIP = 256;
 
 /**
  * Looks up the tokens of concurrent requests in one round trip instead of one each: every
@@ -16,7 +16,10 @@ const MAX_HASHES_PER_LOOKUP = 256;
  * on the very next request), and under load that query, not the search, was the API's largest
  * cost after the search itself. A lookup joins the next round trip, which starts once the
  * previous one has answered: it is always read after the request asked, so a deletion
- * committed before a request arrived is always seen. Everything else goes straight through.
+ * committed before a request arrived is always seen. A hash asked by several requests of the
+ * round trip (a script's requests in parallel, all with its one token) is looked up once and its
+ * answer given to each: the database reads, and the API parses, one row per token rather than
+ * one per request. Everything else goes straight through.
  */
 export class CoalescingApiTokenStore implements ApiTokenStore {
   private waiting: WaitingLookup[] = [];
@@ -62,13 +65,24 @@ export class CoalescingApiTokenStore implements ApiTokenStore {
 
   private lookUp(): void {
     if (this.lookingUp || this.waiting.length === 0) return;
-    const batch = this.waiting.slice(0, MAX_HASHES_PER_LOOKUP);
+    const batch = this.waiting.slice(0, MAX_LOOKUPS_PER_ROUND_TRIP);
     this.waiting = this.waiting.slice(batch.length);
     this.lookingUp = true;
+    const hashes: Buffer[] = [];
+    const positionOf = new Map<string, number>();
+    const positions = batch.map(({ tokenHash }) => {
+      const key = tokenHash.toString('latin1');
+      let position = positionOf.get(key);
+      if (position === undefined) {
+        position = hashes.push(tokenHash) - 1;
+        positionOf.set(key, position);
+      }
+      return position;
+    });
     void this.store
-      .findLiveByHashes(batch.map((lookup) => lookup.tokenHash))
+      .findLiveByHashes(hashes)
       .then(
-        (found) => batch.forEach((lookup, i) => lookup.resolve(found[i])),
+        (found) => batch.forEach((lookup, i) => lookup.resolve(found[positions[i]])),
         (error: unknown) => batch.forEach((lookup) => lookup.reject(error)),
       )
       .finally(() => {
