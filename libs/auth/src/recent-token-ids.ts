@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface RecentTokenIdsOptions {
   /** How many tokens are remembered; the one seen longest ago is forgotten first. */
@@ -51,5 +51,5 @@ export class RecentTokenIds {
 }
 
 function keyOf(token: string): string {
-  return createHash('sha256').update(token).digest('base64');
+  return hash('sha256', token, 'base64');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface SpeculativeReadsOptions {
   /** How many tokens are remembered; the one authorized longest ago is forgotten first. */
@@ -90,5 +90,5 @@ export class SpeculativeReads {
 }
 
 function keyOf(token: string): string {
-  return createHash('sha256').update(token).digest('base64');
+  return hash('sha256', token, 'base64');
 }

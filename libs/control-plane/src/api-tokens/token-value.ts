@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * API token values (DESIGN.md §6): `vgk1-` + 32 random bytes in base62 (always 43 characters,
@@ -85,5 +85,6 @@ export function parseTokenValue(value: unknown): ParsedTokenValue {
 
 /** SHA-256 of the whole value: the only form of the secret that is stored. */
 export function hashTokenValue(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  // One-shot: every API and ingest request hashes its token.
+  return hash('sha256', value, 'buffer');
 }
