@@ -30,7 +30,6 @@ import { ReadModelUnavailableError } from './read-model-unavailable-error';
 
 const SORT = [{ happened: { order: 'desc' } }, { id: { order: 'asc' } }] as const;
 const USER_COUNT_PAGE = 10_000;
-const SEARCH_EVENTS_FIELDS = ['hits.hits._source', 'hits.hits.sort'];
 
 export class ElasticsearchEventReadModel implements EventReadModel {
   constructor(
@@ -46,21 +45,15 @@ export class ElasticsearchEventReadModel implements EventReadModel {
       filter.push({ term: { detection_id: search.detectionId } });
     }
     const response = await this.guard(() =>
-      this.searcher.search<EventDocument>(
-        this.names.alias('events'),
-        {
-          query: { bool: { filter } },
-          sort: SORT,
-          size: search.limit + 1,
-          search_after: search.after,
-          track_total_hits: false,
-        },
-        // Only what the page is made of: the rest of each hit is bytes to send and parse.
-        SEARCH_EVENTS_FIELDS,
-      ),
+      this.searcher.search<EventDocument>(this.names.alias('events'), {
+        query: { bool: { filter } },
+        sort: SORT,
+        size: search.limit + 1,
+        search_after: search.after,
+        track_total_hits: false,
+      }),
     );
-    // With filter_path, a search that finds nothing answers `{}`.
-    const hits = response.hits?.hits ?? [];
+    const hits = response.hits.hits;
     const page = hits.slice(0, search.limit);
     const last = page[page.length - 1];
     const more = hits.length > search.limit && last?.sort !== undefined;

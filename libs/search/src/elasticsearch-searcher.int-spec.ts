@@ -32,13 +32,15 @@ describe('ElasticsearchSearcher', () => {
     await es?.close();
   });
 
-  it('answers what the official client answers, trimmed by filter_path', async () => {
+  it('answers what the official client answers', async () => {
     const body = { query: { range: { n: { gte: 2 } } }, sort: [{ n: 'asc' }] };
-    const lean = await searcher.search<{ id: string }>(index, body, ['hits.hits._source']);
+    const lean = await searcher.search<{ id: string }>(index, body);
     const official = await es.search<{ id: string }>({ index, ...body });
-    expect(lean).toEqual({
-      hits: { hits: official.hits.hits.map(({ _source }) => ({ _source })) },
-    });
+    // How long each search took is the one field that may differ.
+    expect({ ...lean, took: 0 }).toEqual({ ...official, took: 0 });
+    expect(lean.hits.hits.map((hit) => hit._source)).toEqual(
+      official.hits.hits.map((hit) => hit._source),
+    );
   });
 
   it('says what Elasticsearch refused, as an error that retrying will not cure', async () => {
@@ -100,10 +102,8 @@ describe('ElasticsearchSearcher', () => {
       urlOf(recorder).replace('http://', 'http://reader:p%40ss@') + '/es/',
     );
     try {
-      expect(await withCredentials.search('events', {}, ['hits.hits._source'])).toEqual({
-        hits: { hits: [] },
-      });
-      expect(seen.path).toBe('/es/events/_search?filter_path=hits.hits._source');
+      expect(await withCredentials.search('events', {})).toEqual({ hits: { hits: [] } });
+      expect(seen.path).toBe('/es/events/_search');
       expect(seen.headers?.authorization).toBe(
         `Basic ${Buffer.from('reader:p@ss').toString('base64')}`,
       );

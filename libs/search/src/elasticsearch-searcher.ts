@@ -64,17 +64,15 @@ export class ElasticsearchSearcher {
   }
 
   /**
-   * Searches `index` with `body`; `filterPath` trims the answer. A socket Elasticsearch closed
-   * between two searches is retried once on a fresh one: a search changes nothing.
+   * Searches `index` with `body`. A socket Elasticsearch closed between two searches is retried
+   * once on a fresh one: a search changes nothing.
+   *
+   * No `filter_path`: trimming the answer (to `hits.hits._source` and `sort`) cost Elasticsearch
+   * about 0.2 ms of CPU per search of a 100-event page here (1.42 against 1.22 ms), more than
+   * the bytes it saves cost us to read.
    */
-  async search<TDocument>(
-    index: string,
-    body: object,
-    filterPath?: readonly string[],
-  ): Promise<estypes.SearchResponse<TDocument>> {
-    const path =
-      `${this.basePath}/${encodeURIComponent(index)}/_search` +
-      (filterPath ? `?filter_path=${encodeURIComponent(filterPath.join(','))}` : '');
+  async search<TDocument>(index: string, body: object): Promise<estypes.SearchResponse<TDocument>> {
+    const path = `${this.basePath}/${encodeURIComponent(index)}/_search`;
     const text = JSON.stringify(body);
     try {
       return await this.send<TDocument>(path, text);
