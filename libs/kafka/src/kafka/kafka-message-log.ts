@@ -1,4 +1,5 @@
 import type { Admin, Kafka } from 'kafkajs';
+import { settleWithin } from '@vigil/config';
 import type { ReadinessCheck } from '@vigil/ops';
 import type { BatchConsumer, DecodedBatchConsumerSpec } from '../port/batch-consumer';
 import type { ContractRecordPublisher } from '../port/contract-record-publisher';
@@ -88,14 +89,7 @@ export class KafkaMessageLog implements MessageLog {
    */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.inFlight.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CLOSE_WAIT_MS);
-      });
-      await Promise.race([Promise.allSettled([...this.inFlight]), limit]);
-      clearTimeout(timer);
-    }
+    await settleWithin(this.inFlight, CLOSE_WAIT_MS);
     const admin = this.admin;
     this.admin = null;
     await admin?.then((a) => a.disconnect()).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { settleWithin } from '@vigil/config';
 import type { ReadinessCheck } from './readiness-check';
 
 export interface ReadinessOptions {
@@ -65,13 +66,7 @@ export class Readiness {
     return async () => {
       for (const entry of added) this.entries.delete(entry);
       const running = added.flatMap((entry) => (entry.running ? [entry.running] : []));
-      if (running.length === 0) return;
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, this.timeoutMs);
-      });
-      await Promise.race([Promise.allSettled(running), limit]);
-      clearTimeout(timer);
+      await settleWithin(running, this.timeoutMs);
     };
   }
 
