@@ -447,10 +447,7 @@ async function main(): Promise<void> {
       const ratios = (over: Side, of: Side = 'api') => rate(of).map((r, i) => r / rate(over)[i]);
       const cpuRatios = (side: Side) => cpuMs[side].map((ms, i) => ms / esCpuMs[side][i]);
       console.log(`  ${query.name}`);
-      console.log(`    API             ${line('api')}`);
-      console.log(`    direct          ${line('direct')}`);
-      console.log(`    bare forwarder  ${line('bare')}`);
-      console.log(`    forwarder with token check ${line('checked')}`);
+      for (const side of SIDES) console.log(`    ${SIDE_NAMES[side].padEnd(15)} ${line(side)}`);
       console.log(
         `    API / direct ${medianAndSpread(ratios('direct'), 2)} (target >= 0.8); ` +
           `API / bare forwarder ${medianAndSpread(ratios('bare'), 2)} (target >= 0.9)`,
