@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { rememberedTokenKey } from './remembered-token-key';
 
 export interface RecentTokenIdsOptions {
   /** How many tokens are remembered; the one seen longest ago is forgotten first. */
@@ -30,7 +30,7 @@ export class RecentTokenIds {
   }
 
   get(token: string): string | undefined {
-    const key = keyOf(token);
+    const key = rememberedTokenKey(token);
     const entry = this.ids.get(key);
     if (entry === undefined) return undefined;
     if (entry.expiry > this.clock()) return entry.id;
@@ -39,7 +39,7 @@ export class RecentTokenIds {
   }
 
   remember(token: string, id: string): void {
-    const key = keyOf(token);
+    const key = rememberedTokenKey(token);
     this.ids.delete(key);
     this.ids.set(key, { id, expiry: this.clock() + this.ttlMs });
     if (this.ids.size > this.capacity) this.ids.delete(this.ids.keys().next().value as string);
@@ -48,8 +48,4 @@ export class RecentTokenIds {
   get size(): number {
     return this.ids.size;
   }
-}
-
-function keyOf(token: string): string {
-  return hash('sha256', token, 'base64');
 }

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { rememberedTokenKey } from './remembered-token-key';
 
 export interface SpeculativeReadsOptions {
   /** How many tokens are remembered; the one authorized longest ago is forgotten first. */
@@ -44,7 +44,7 @@ export class SpeculativeReads {
   }
 
   async run<T>(request: SpeculativeRead<T>): Promise<T> {
-    const key = request.token === undefined ? undefined : keyOf(request.token);
+    const key = request.token === undefined ? undefined : rememberedTokenKey(request.token);
     if (key === undefined || !this.isAuthorized(key)) {
       await this.authorize(key, request.authorize);
       return request.read();
@@ -87,8 +87,4 @@ export class SpeculativeReads {
       this.authorized.delete(this.authorized.keys().next().value as string);
     }
   }
-}
-
-function keyOf(token: string): string {
-  return hash('sha256', token, 'base64');
 }
