@@ -113,8 +113,6 @@ export async function latencyWithAndWithoutMetrics(
     on: percentiles(),
     off: percentiles(),
   };
-  const p50Costs: number[] = [];
-  const p99Costs: number[] = [];
   for (let pass = 0; pass < passCount(); pass++) {
     const times = await interleaved(iterations, warmup + pass * iterations);
     for (const setting of ['on', 'off'] as const) {
@@ -122,9 +120,11 @@ export async function latencyWithAndWithoutMetrics(
       figures[setting].p50.push(percentile(sorted, 50));
       figures[setting].p99.push(percentile(sorted, 99));
     }
-    p50Costs.push(costPercent(figures.on.p50[pass], figures.off.p50[pass], false));
-    p99Costs.push(costPercent(figures.on.p99[pass], figures.off.p99[pass], false));
   }
+  const costs = (p: 'p50' | 'p99') =>
+    figures.on[p].map((on, pass) => costPercent(on, figures.off[p][pass], false));
+  const p50Costs = costs('p50');
+  const p99Costs = costs('p99');
   const ms = (values: number[]) => `${medianAndSpread(values, 2)} ms`;
   console.log(
     `${label} metrics on p50 ${ms(figures.on.p50)} p99 ${ms(figures.on.p99)} | ` +
