@@ -190,3 +190,42 @@ function check(document: Schema, raw: Schema, value: unknown, at: string, out: s
       throw new Error(`unsupported schema type ${String(schema.type)} at ${at}`);
   }
 }
+
+/** An answer a test saw, with the documented path (`/x/{id}`) and method that got it. */
+export interface RecordedAnswer {
+  method: string;
+  path: string;
+  response: { status: number; headers: Headers; body: unknown };
+}
+
+/**
+ * How the recorded answers leave the document (a status it does not declare, a body off its
+ * schema, a declared header missing, no x-request-id), and which `METHOD path → status` they
+ * covered, so a suite can also check that it saw what it means to.
+ */
+export function answerProblems(
+  document: Schema,
+  recorded: readonly RecordedAnswer[],
+): { problems: string[]; covered: Set<string> } {
+  const problems: string[] = [];
+  const covered = new Set<string>();
+  for (const { method, path, response } of recorded) {
+    const where = `${method} ${path} → ${response.status}`;
+    covered.add(where);
+    if (!response.headers.get('x-request-id')) problems.push(`${where}: no x-request-id`);
+    let schema;
+    try {
+      schema = responseSchema(document, path, method, response.status);
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    for (const violation of schemaViolations(document, schema, response.body)) {
+      problems.push(`${where}: ${violation}`);
+    }
+    for (const header of declaredHeaders(document, path, method, response.status)) {
+      if (response.headers.get(header) === null) problems.push(`${where}: no ${header} header`);
+    }
+  }
+  return { problems, covered };
+}
