@@ -1,7 +1,7 @@
 import { SqlNotificationSettingsStore } from '@vigil/control-plane';
 import { anEventRecord, anInvestigationRecord } from '@vigil/contracts';
 import { request, type JsonResponse } from '../support/http-client';
-import { declaredHeaders, responseSchema, schemaViolations } from '../support/openapi-schema-check';
+import { answerProblems } from '../support/openapi-schema-check';
 import { startQueryApiHarness, type QueryApiHarness } from '../support/query-api-harness';
 import { UNREADABLE_TARGET_REFUSAL, rawExchange } from '../support/raw-exchange';
 
@@ -583,26 +583,7 @@ describe('query API /api-key/v1', () => {
 
     it('describes every response above: body schema, status and headers', async () => {
       const document = (await request('GET', `${api.url}/api-key/v1/openapi.json`)).body;
-      const problems: string[] = [];
-      const covered = new Set<string>();
-      for (const { method, path, response } of recorded) {
-        const where = `${method} ${path} → ${response.status}`;
-        covered.add(where);
-        if (!response.headers.get('x-request-id')) problems.push(`${where}: no x-request-id`);
-        let schema;
-        try {
-          schema = responseSchema(document, path, method, response.status);
-        } catch (error) {
-          problems.push((error as Error).message);
-          continue;
-        }
-        for (const violation of schemaViolations(document, schema, response.body)) {
-          problems.push(`${where}: ${violation}`);
-        }
-        for (const header of declaredHeaders(document, path, method, response.status)) {
-          if (response.headers.get(header) === null) problems.push(`${where}: no ${header} header`);
-        }
-      }
+      const { problems, covered } = answerProblems(document, recorded);
       expect(problems).toEqual([]);
       const endpoints = [
         'POST /api-key/v1/events',

@@ -1,55 +1,14 @@
-/**
- * The OpenAPI description of /api-key/v1, served at /api-key/v1/openapi.json. The e2e tests
- * check responses against these shapes, so the document cannot drift from the endpoints.
- */
-const errorResponse = (description: string, headers: Record<string, object> = {}) => ({
-  description,
-  headers: { 'x-request-id': { schema: { type: 'string' } }, ...headers },
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
+import {
+  bearerSecurityScheme,
+  bodyErrorResponses,
+  errorResponse,
+  errorSchema,
+  okHeaders,
+  tokenErrorResponses,
+} from '@vigil/http';
 
-const retryAfter = {
-  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
-};
-const challenge = {
-  'WWW-Authenticate': { description: 'RFC 6750 Bearer challenge', schema: { type: 'string' } },
-};
-const rateLimitHeaders = {
-  'RateLimit-Limit': {
-    description: 'Requests per minute for this token',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-Remaining': {
-    description: 'Requests left in the window',
-    schema: { type: 'integer' },
-  },
-  'RateLimit-Reset': {
-    description: 'Seconds until the window resets',
-    schema: { type: 'integer' },
-  },
-};
-const okHeaders = { 'x-request-id': { schema: { type: 'string' } }, ...rateLimitHeaders };
-
-const standardErrors = {
-  '401': errorResponse(
-    'missing_token, invalid_token (unknown or deleted) or token_expired',
-    challenge,
-  ),
-  '403': errorResponse(
-    'insufficient_scope: the token lacks Detection at Read-only or above',
-    challenge,
-  ),
-  '429': errorResponse('rate_limited: too many requests for this token', {
-    ...retryAfter,
-    ...rateLimitHeaders,
-  }),
-  '503': errorResponse('backend_unavailable: a backend cannot answer now', retryAfter),
-};
-
-const bodyErrors = {
-  '413': errorResponse('payload_too_large: the body exceeds the size limit'),
-  '415': errorResponse('unsupported_media_type: the body is not application/json'),
-};
+const standardErrors = tokenErrorResponses('the token lacks Detection at Read-only or above');
+const bodyErrors = bodyErrorResponses('application/json');
 
 const eventsRequest = {
   type: 'object',
@@ -78,6 +37,10 @@ const eventsResponse = {
   content: { 'application/json': { schema: { $ref: '#/components/schemas/EventList' } } },
 };
 
+/**
+ * The OpenAPI description of /api-key/v1, served at /api-key/v1/openapi.json. The e2e tests
+ * check responses against these shapes, so the document cannot drift from the endpoints.
+ */
 export const openApiDocument = {
   openapi: '3.0.3',
   info: {
@@ -92,6 +55,7 @@ export const openApiDocument = {
   paths: {
     '/api-key/v1/events': {
       post: {
+        operationId: 'searchEvents',
         summary: 'Search events with the query language',
         requestBody: { required: true, content: { 'application/json': { schema: eventsRequest } } },
         responses: {
@@ -106,6 +70,7 @@ export const openApiDocument = {
     },
     '/api-key/v1/detections/{detection_id}': {
       get: {
+        operationId: 'getDetection',
         summary: 'Detection details',
         parameters: [{ $ref: '#/components/parameters/DetectionId' }],
         responses: {
@@ -122,6 +87,7 @@ export const openApiDocument = {
     },
     '/api-key/v1/detections/{detection_id}/events': {
       post: {
+        operationId: 'searchDetectionEvents',
         summary: 'Events of one detection; an empty object returns the newest page',
         parameters: [{ $ref: '#/components/parameters/DetectionId' }],
         requestBody: {
@@ -139,6 +105,7 @@ export const openApiDocument = {
     },
     '/api-key/v1/detections/{detection_id}/users': {
       get: {
+        operationId: 'listDetectionUsers',
         summary: 'Affected users of a detection',
         parameters: [
           { $ref: '#/components/parameters/DetectionId' },
@@ -168,6 +135,7 @@ export const openApiDocument = {
     },
     '/api-key/v1/investigations/{investigation_id}': {
       get: {
+        operationId: 'getInvestigation',
         summary: 'The full investigation report',
         parameters: [
           { name: 'investigation_id', in: 'path', required: true, schema: { type: 'string' } },
@@ -188,50 +156,12 @@ export const openApiDocument = {
     },
   },
   components: {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'vgk1-…' } },
+    securitySchemes: bearerSecurityScheme,
     parameters: {
       DetectionId: { name: 'detection_id', in: 'path', required: true, schema: { type: 'string' } },
     },
     schemas: {
-      Error: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['error'],
-        properties: {
-          error: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['code', 'message', 'details'],
-            properties: {
-              code: {
-                type: 'string',
-                enum: [
-                  'invalid_query',
-                  'invalid_request',
-                  'missing_token',
-                  'invalid_token',
-                  'token_expired',
-                  'insufficient_scope',
-                  'not_found',
-                  'payload_too_large',
-                  'unsupported_media_type',
-                  'rate_limited',
-                  'backend_unavailable',
-                  'internal_error',
-                ],
-              },
-              message: { type: 'string' },
-              details: {
-                type: 'object',
-                additionalProperties: true,
-                description:
-                  'invalid_query: position, line, column, expected, found; insufficient_scope: ' +
-                  'scope, level; rate_limited: limit, retry_after_seconds; not_found: id',
-              },
-            },
-          },
-        },
-      },
+      Error: errorSchema,
       Event: {
         type: 'object',
         additionalProperties: false,

@@ -38,6 +38,7 @@ import {
 import { openAppMessageLog, type ContractRecordPublisher } from '@vigil/kafka';
 import { AppOps, type AppStartOptions } from '@vigil/ops';
 import { IngestController } from './ingest.controller';
+import { IngestOpenApiController } from './ingest-openapi.controller';
 import { CONTRACT_PUBLISHER } from './contract-publisher.token';
 import { INGEST_LIMITS } from './ingest-limits.token';
 import { INGEST_INSTRUMENTS } from './ingest-instruments.token';
@@ -58,7 +59,7 @@ class IngestModule {
     return {
       module: IngestModule,
       imports: [ApiAuthModule.forRoot(deps.tokenService)],
-      controllers: [IngestController],
+      controllers: [IngestController, IngestOpenApiController],
       providers: [
         { provide: CONTRACT_PUBLISHER, useValue: deps.publisher },
         { provide: INGEST_LIMITS, useValue: { maxRecords: deps.maxRecords } },

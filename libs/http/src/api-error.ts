@@ -28,6 +28,9 @@ const STATUS_OF_CODE: Readonly<Record<ApiErrorCode, number>> = {
   internal_error: 500,
 };
 
+/** Every code an error answer may carry, in the order of ApiErrorCode. */
+export const API_ERROR_CODES = Object.keys(STATUS_OF_CODE) as readonly ApiErrorCode[];
+
 /** How long a client waits before it asks a backend that could not answer again. */
 const BACKEND_RETRY_AFTER_SECONDS = 5;
 

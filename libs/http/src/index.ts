@@ -1,4 +1,5 @@
 export {
+  API_ERROR_CODES,
   ApiError,
   isApiErrorCode,
   isHttpMappable,
@@ -21,3 +22,15 @@ export {
   unreadableTargetError,
 } from './unreadable-request-target';
 export { answerBeforeFramework, type FrontRequestHandler } from './answer-before-framework';
+export {
+  bearerChallengeHeader,
+  bearerSecurityScheme,
+  bodyErrorResponses,
+  errorResponse,
+  errorSchema,
+  okHeaders,
+  rateLimitHeaders,
+  requestIdHeader,
+  retryAfterHeader,
+  tokenErrorResponses,
+} from './api-error-openapi';

@@ -27,7 +27,7 @@ const SECONDS_BATCH = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 
 const SECONDS_ATTEMPT = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
- * Every Vigil metric, defined once per registry (README "Operating Vigil" says what each means).
+ * Every Vigil metric, defined once per registry (docs/operating.md says what each means).
  * `app` is a label of every series, so the all-in-one process exposes each app's series once in
  * its one registry. Labels are bounded sets: never an id, an address or a token.
  */
